@@ -1,0 +1,1 @@
+## helper/local.mk

@@ -1,0 +1,1 @@
+## tapset/local.mk

@@ -1,0 +1,1 @@
+## translator/local.mk
