@@ -1,1 +1,1 @@
-## docs/local.mk
+## docs/local.mk - man pages.

@@ -1,1 +1,12 @@
-## runtime/local.mk
+## runtime/local.mk - kernel C, compiled by stap/kbuild into each module;
+## installed as source.  perfctr_assign.c is also built for userspace tests.
+runtimedir = $(pkgdatadir)/runtime
+dist_runtime_DATA = runtime/perfctr.h runtime/perfctr.c runtime/perfctr_assign.c
+
+check_PROGRAMS += testsuite/unit/runtime/test-assign
+TESTS += testsuite/unit/runtime/test-assign
+testsuite_unit_runtime_test_assign_SOURCES = \
+	testsuite/unit/runtime/test-assign.c testsuite/unit/runtime/kcompat.h
+testsuite_unit_runtime_test_assign_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/runtime -I$(top_srcdir)/testsuite/unit/runtime \
+	-I$(top_srcdir)/testsuite/lib

@@ -1,1 +1,1 @@
-## tapset/local.mk
+## tapset/local.mk - the static tapset (generated parts live per script).

@@ -1,1 +1,63 @@
-## translator/local.mk
+## translator/local.mk - stap-perfctr, the front-end and translator pass.
+bin_PROGRAMS += translator/stap-perfctr
+noinst_LIBRARIES += translator/libtranslator.a
+
+translator_libtranslator_a_SOURCES = \
+	translator/source.c translator/source.h \
+	translator/lexer.c translator/lexer.h \
+	translator/diag.c translator/diag.h \
+	translator/model.c translator/model.h \
+	translator/parser.c translator/parser.h \
+	translator/check.c translator/check.h \
+	translator/strbuf.c translator/strbuf.h \
+	translator/emit.c translator/emit.h \
+	translator/outdir.c translator/outdir.h \
+	translator/options.c translator/options.h \
+	translator/spawn.c translator/spawn.h
+
+translator_stap_perfctr_SOURCES = translator/frontend.c
+translator_stap_perfctr_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DREAL_STAP='"$(REAL_STAP)"' \
+	-DBINDIR='"$(bindir)"' \
+	-DPKGDATADIR='"$(pkgdatadir)"' \
+	-DABS_BUILDDIR='"$(abs_top_builddir)"' \
+	-DABS_SRCDIR='"$(abs_top_srcdir)"' \
+	-DNEED_RUNTIME_SHIM=$(if $(filter yes,$(NEED_RUNTIME_SHIM)),1,0)
+translator_stap_perfctr_LDADD = translator/libtranslator.a helper/libperfctr.a \
+	$(PFM_LIBS) $(ELF_LIBS)
+
+# Our `stap`, for users who put our bindir first in PATH.  Never over the
+# real one: refuse when bindir/stap exists and is not our link.
+install-exec-hook: install-stap-link
+install-stap-link:
+	@t='$(DESTDIR)$(bindir)/stap'; \
+	if test -e "$$t" && test "$$(readlink "$$t")" != stap-perfctr; then \
+	  echo "error: $$t exists and is not stap-perfctr's link; choose another --prefix" >&2; \
+	  exit 1; \
+	fi; \
+	rm -f "$$t" && $(LN_S) stap-perfctr "$$t"
+uninstall-local: uninstall-stap-link
+uninstall-stap-link:
+	@t='$(DESTDIR)$(bindir)/stap'; \
+	if test "$$(readlink "$$t" 2>/dev/null)" = stap-perfctr; then rm -f "$$t"; fi
+.PHONY: install-stap-link uninstall-stap-link
+
+# Unit tests (testsuite/unit/translator): TAP programs.
+translator_tests = testsuite/unit/translator/test-lexer \
+	testsuite/unit/translator/test-parser \
+	testsuite/unit/translator/test-options
+check_PROGRAMS += $(translator_tests)
+TESTS += $(translator_tests)
+translator_test_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/translator \
+	-I$(top_srcdir)/testsuite/lib
+translator_test_ldadd = translator/libtranslator.a helper/libperfctr.a \
+	$(PFM_LIBS) $(ELF_LIBS)
+testsuite_unit_translator_test_lexer_SOURCES = testsuite/unit/translator/test-lexer.c
+testsuite_unit_translator_test_lexer_CPPFLAGS = $(translator_test_cppflags)
+testsuite_unit_translator_test_lexer_LDADD = $(translator_test_ldadd)
+testsuite_unit_translator_test_parser_SOURCES = testsuite/unit/translator/test-parser.c
+testsuite_unit_translator_test_parser_CPPFLAGS = $(translator_test_cppflags)
+testsuite_unit_translator_test_parser_LDADD = $(translator_test_ldadd)
+testsuite_unit_translator_test_options_SOURCES = testsuite/unit/translator/test-options.c
+testsuite_unit_translator_test_options_CPPFLAGS = $(translator_test_cppflags)
+testsuite_unit_translator_test_options_LDADD = $(translator_test_ldadd)

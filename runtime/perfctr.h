@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * perfctr.h - the in-kernel counter API of systemtap-perfctr.
+ *
+ * Create at load, read anywhere, release explicitly (the seed's perfmon2
+ * list): counters are created in sleepable context before any probe runs
+ * (perfctr_start), read from any probe with IRQs off and without locks,
+ * sleeping or allocation (perfctr_read_local), and released after the
+ * last probe has finished (perfctr_stop).
+ *
+ * The generated code defines, before including this file:
+ *   PERFCTR_NDECLARED   number of counters the script declared
+ *   PERFCTR_TABLE_HASH  the request table's hash, as a string
+ * and, after it, perfctr_requests[PERFCTR_NDECLARED].
+ */
+#ifndef PERFCTR_RUNTIME_H
+#define PERFCTR_RUNTIME_H
+
+#ifdef __KERNEL__
+#include <linux/cpu.h>
+#include <linux/percpu.h>
+#include <linux/perf_event.h>
+#endif
+
+#define PERFCTR_PLM_USER	1u
+#define PERFCTR_PLM_KERNEL	2u
+#define PERFCTR_PLM_ALL		3u
+
+#define PERFCTR_F_EXCLUDE_USER		0x1u
+#define PERFCTR_F_EXCLUDE_KERNEL	0x2u
+#define PERFCTR_F_EXCLUDE_HV		0x4u
+#define PERFCTR_F_ALL			0x7u
+
+/* One request as the translator declared it; id == NULL: not in this
+ * module (never read, or its clause's %( %) condition was false). */
+struct perfctr_request_desc {
+	const char *id;
+	const char *event;
+	unsigned int plm;
+	const char *src;
+};
+
+/* What the helper assigned to a request (docs/design.md). */
+struct perfctr_slot {
+	int assigned;
+	unsigned int type;
+	unsigned long long config, config1, config2;
+	unsigned int flags;
+};
+
+/* Parses and validates a perfctr_assign value against the module's own
+ * table; on failure returns -EINVAL and says why in err.  Pure C, unit
+ * tested in userspace (testsuite/unit/runtime). */
+int perfctr_assign_parse(char *s, const char *hash,
+			 const struct perfctr_request_desc *reqs,
+			 unsigned int n, struct perfctr_slot *slots,
+			 char *err, size_t errlen);
+
+#ifdef __KERNEL__
+
+/* This CPU's counters, one slot per declared request. */
+struct perfctr_cpu {
+	struct perf_event *ev[PERFCTR_NDECLARED];
+};
+
+static struct perfctr_cpu __percpu *perfctr_cpus;
+
+/*
+ * Reads this CPU's count of request idx.  Any context (probe handlers,
+ * NMI included): IRQs go off so the event cannot be scheduled out or
+ * updated by a PMU interrupt under us; pmu->read() is the same NMI-safe
+ * update perf_event_read_local() does (that function is not exported).
+ * Returns 0, -ENODEV (no counter on this CPU), -EIO (not counting).
+ */
+static __always_inline int perfctr_read_local(unsigned int idx, u64 *val)
+{
+	struct perf_event *ev = NULL;
+	unsigned long flags;
+	int rc = 0;
+
+	local_irq_save(flags);
+	if (likely(perfctr_cpus))
+		ev = this_cpu_ptr(perfctr_cpus)->ev[idx];
+	if (unlikely(!ev))
+		rc = -ENODEV;
+	else if (unlikely(READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE ||
+			  READ_ONCE(ev->oncpu) != smp_processor_id()))
+		rc = -EIO;
+	else {
+		ev->pmu->read(ev);
+		*val = local64_read(&ev->count);
+	}
+	local_irq_restore(flags);
+	return rc;
+}
+
+/* The body of a generated read function: the count, or a catchable
+ * error that names the counter.  Never a silent zero. */
+#define PERFCTR_READ(idx, id) do {					\
+	u64 v_ = 0;							\
+	int rc_ = perfctr_read_local((idx), &v_);			\
+	if (unlikely(rc_))						\
+		STAP_ERROR("perfctr: counter \"%s\" %s", (id),		\
+			   perfctr_read_error((idx), rc_));		\
+	STAP_RETURN(v_);						\
+} while (0)
+
+/* Why a read failed; only on the error path. */
+static const char *perfctr_read_error(unsigned int idx, int rc);
+
+#endif /* __KERNEL__ */
+#endif /* PERFCTR_RUNTIME_H */

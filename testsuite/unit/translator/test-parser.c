@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test-parser.c - finding perfctr clauses and reads: what is recorded,
+ * what is blanked, and every error with its line:column.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "parser.h"
+#include "tap.h"
+
+struct run {
+	struct source src;
+	struct model m;
+	struct diag d;
+	char *msgs;
+	size_t msgs_len;
+	int errors;
+};
+
+static char *args[] = { "cycles", "c0" };
+
+static void run(struct run *r, const char *text)
+{
+	FILE *out = open_memstream(&r->msgs, &r->msgs_len);
+
+	source__from_string(&r->src, SRC_FILE, "t.stp", text, -1);
+	model__init(&r->m, args, 2);
+	diag__init(&r->d, out);
+	r->errors = parser__run(&r->src, &r->m, &r->d);
+	fclose(out);
+}
+
+static void done(struct run *r)
+{
+	source__free(&r->src);
+	model__free(&r->m);
+	free(r->msgs);
+}
+
+static void simple_clause(void)
+{
+	struct run r;
+	const char *text = "probe perfctr.event(\"cycles\")\n"
+			   "   .counter(\"c\") {}\n"
+			   "probe begin { x = @perfctr(\"c\") }\n";
+
+	run(&r, text);
+	is_int(r.errors, 0, "simple clause parses");
+	is_int(r.m.ncounters, 1, "one counter");
+	is_str(r.m.counters[0].id, "c", "id");
+	is_str(r.m.counters[0].event, "cycles", "event");
+	is_int(r.m.counters[0].plm, PERFCTR_PLM_ALL, "counts user and kernel");
+	is_int(r.m.counters[0].where.line, 1, "declared on line 1");
+	is_int(r.m.nreads, 1, "one read");
+	is_str(r.m.reads[0].id, "c", "read of c");
+	ok(r.m.reads[0].is_macro, "through @perfctr");
+	is_int(r.m.reads[0].where.line, 3, "read on line 3");
+	is_int(r.m.reads[0].where.col, 28, "read at column 28 (the id)");
+	is_int(strlen(r.src.text), strlen(text), "length kept");
+	ok(strncmp(r.src.text, "                             \n"
+		   "                   \nprobe begin", 61) == 0,
+	   "clause blanked, newlines kept, other code untouched");
+	done(&r);
+}
+
+static void levels(void)
+{
+	static const struct {
+		const char *text;
+		unsigned int plm;
+	} cases[] = {
+		{ "probe perfctr.event(\"cycles\").user.counter(\"a\") {}",
+		  PERFCTR_PLM_USER },
+		{ "probe perfctr.event(\"cycles\").kernel.counter(\"a\") {}",
+		  PERFCTR_PLM_KERNEL },
+		{ "probe perfctr.event(\"instructions:u\").counter(\"a\") {}",
+		  PERFCTR_PLM_USER },
+		{ "probe perfctr.event(\"cycles:k\").kernel.counter(\"a\") {}",
+		  PERFCTR_PLM_KERNEL },
+		{ "probe perfctr.event(@1).counter(@2) {}", PERFCTR_PLM_ALL },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct run r;
+
+		run(&r, cases[i].text);
+		ok(r.errors == 0 && r.m.ncounters == 1 &&
+		   r.m.counters[0].plm == cases[i].plm,
+		   "plm %u: %s", cases[i].plm, cases[i].text);
+		if (r.errors)
+			printf("# %s", r.msgs);
+		done(&r);
+	}
+}
+
+struct bad {
+	const char *text;
+	const char *msg;
+	const char *where;	/* "t.stp:L:C" */
+};
+
+static const struct bad bad[] = {
+	{ "probe perfctr.event(cycles).counter(\"c\") {}",
+	  "expected a string literal or @N", "t.stp:1:21" },
+	{ "probe perfctr.evnt(\"x\").counter(\"c\") {}",
+	  "unknown perfctr probe point component, expected one of 'event'",
+	  "t.stp:1:15" },
+	{ "probe perfctr.event(\"x\") {}",
+	  "incomplete perfctr probe point, expected '.' and one of 'user', "
+	  "'kernel', 'counter'", "t.stp:1:26" },
+	{ "probe perfctr.counter(\"c\") {}",
+	  "expected 'event(\"NAME\")' first", "t.stp:1:15" },
+	{ "probe perfctr.event(\"x\").counter(\"c\").user {}",
+	  "'.user' must come before '.counter'", "t.stp:1:39" },
+	{ "probe perfctr.event(\"x\").user.kernel.counter(\"c\") {}",
+	  "'.kernel' conflicts with '.user'", "t.stp:1:31" },
+	{ "probe perfctr.event(\"x\").counter \"c\" {}",
+	  "expected '(' after 'counter'", "t.stp:1:34" },
+	{ "probe perfctr.event(\"x\".counter(\"c\") {}",
+	  "expected ')'", "t.stp:1:24" },
+	{ "probe perfctr.event(\"x\").counter(\"c\") { print(1) }",
+	  "body of a perfctr counter probe must be empty", "t.stp:1:41" },
+	{ "probe perfctr.event(\"x\").counter(\"c\") if (1) {}",
+	  "takes no condition", "t.stp:1:39" },
+	{ "probe perfctr.event(\"x\").counter(\"c\")? {}",
+	  "cannot be optional", "t.stp:1:38" },
+	{ "probe begin, perfctr.event(\"x\").counter(\"c\") {}",
+	  "cannot be combined with other probe points", "t.stp:1:1" },
+	{ "probe a = perfctr.event(\"x\").counter(\"c\") {}",
+	  "or used in an alias", "t.stp:1:1" },
+	{ "probe perfctr.event(\"x\").counter(\"c\") {}\n"
+	  "probe perfctr.event(\"y\").counter(\"c\") {}",
+	  "counter \"c\" already declared at t.stp:1:34", "t.stp:2:34" },
+	{ "probe perfctr.event(\"x\").counter(\"\") {}",
+	  "counter id must not be empty", "t.stp:1:34" },
+	{ "probe perfctr.event(\"x\").counter(\"a b\") {}",
+	  "may contain only letters", "t.stp:1:34" },
+	{ "probe perfctr.event(\"\").counter(\"c\") {}",
+	  "event name must not be empty", "t.stp:1:21" },
+	{ "probe perfctr.event(\"cycles:u\").kernel.counter(\"c\") {}",
+	  "modifier ':u' in \"cycles:u\" contradicts '.kernel'", "t.stp:1:21" },
+	{ "probe perfctr.event(@3).counter(\"c\") {}",
+	  "script argument @3 not given", "t.stp:1:21" },
+	{ "probe begin { x = @perfctr(c) }",
+	  "expected a counter id: @perfctr(\"ID\")", "t.stp:1:28" },
+	{ "probe begin { x = @perfctr }",
+	  "expected '(' after @perfctr", "t.stp:1:28" },
+	{ "@define m %( probe perfctr.event(\"x\").counter(\"c\") {} %)",
+	  "inside @define bodies", "t.stp:1:14" },
+	{ "%( @m %? probe perfctr.event(\"x\").counter(\"c\") {} %)",
+	  "under a conditional that uses a macro", "t.stp:1:10" },
+};
+
+static void errors(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct run r;
+
+		run(&r, bad[i].text);
+		ok(r.errors == 1 && strstr(r.msgs, bad[i].msg) &&
+		   strstr(r.msgs, bad[i].where),
+		   "error \"%s\" at %s", bad[i].msg, bad[i].where);
+		if (!(r.errors == 1 && strstr(r.msgs, bad[i].msg) &&
+		      strstr(r.msgs, bad[i].where)))
+			printf("# %d errors:\n# %s\n", r.errors, r.msgs);
+		done(&r);
+	}
+}
+
+static void error_layout(void)
+{
+	struct run r;
+
+	run(&r, "probe begin {}\nprobe perfctr.event(\"x\").countr(\"c\") {}");
+	like(r.msgs, "parse error: unknown perfctr probe point component",
+	     "stap's 'parse error:' prefix");
+	like(r.msgs, "\n        saw: identifier 'countr' at t.stp:2:26\n",
+	     "saw: line names the token and its position");
+	like(r.msgs, "     source: probe perfctr.event(\"x\").countr(\"c\") {}\n"
+	     "                                      ^\n",
+	     "source line with a caret under column 26");
+	done(&r);
+}
+
+static void not_clauses(void)
+{
+	struct run r;
+
+	run(&r, "# probe perfctr.event(\"x\").counter(\"c\") {}\n"
+		"/* probe perfctr.event(\"x\").counter(\"c\") {} */\n"
+		"probe begin { s = \"probe perfctr.event(\\\"x\\\")\" }\n"
+		"probe kernel.function(\"perfctr\") { }\n");
+	ok(r.errors == 0 && r.m.ncounters == 0 && !model__active(&r.m),
+	   "comments, strings and other probes are not clauses");
+	ok(!r.src.changed, "and nothing is blanked");
+	done(&r);
+}
+
+static void conditionals(void)
+{
+	struct run r;
+
+	run(&r, "%( arch == \"x86_64\" %?\n"
+		"probe perfctr.event(\"cycles\").counter(\"a\") {}\n"
+		"%:\n"
+		"  %( kernel_v >= \"6.1\" %? probe perfctr.event(\"x\").counter(\"b\") {} %)\n"
+		"%)\n");
+	is_int(r.errors, 0, "clauses under conditionals parse");
+	is_int(r.m.ncounters, 2, "both branches declare");
+	ok(r.m.counters[0].ncond == 1 && !r.m.counters[0].cond[0].in_else,
+	   "a: in the then-branch of one conditional");
+	ok(r.m.counters[1].ncond == 2 && r.m.counters[1].cond[0].in_else &&
+	   !r.m.counters[1].cond[1].in_else,
+	   "b: else-branch, then a nested then-branch");
+	ok(r.m.counters[0].cond[0].len == strlen(" arch == \"x86_64\" ") &&
+	   !strncmp(r.src.text + r.m.counters[0].cond[0].off,
+		    " arch == \"x86_64\" ", r.m.counters[0].cond[0].len),
+	   "condition text is kept");
+	like(r.src.text, "%( arch == \"x86_64\" %?\n", "conditionals stay");
+	done(&r);
+}
+
+static void definitions_and_dynamic_reads(void)
+{
+	struct run r;
+
+	run(&r, "@define get(x) %( @perfctr(@x) %)\n"
+		"function perfctr_read:long (id:string) { return 1 }\n"
+		"probe begin { y = perfctr_read(\"z\") + perfctr_read(v) }\n");
+	is_int(r.errors, 0, "macro and function definitions parse");
+	ok(r.m.dynamic_reads, "@perfctr(@x) in a macro and perfctr_read(v) "
+	   "are dynamic reads");
+	ok(r.m.user_perfctr_read, "the script defines perfctr_read");
+	is_int(r.m.nreads, 1, "perfctr_read(\"z\") is a literal read");
+	done(&r);
+	run(&r, "@define perfctr(x) %( 1 %)\n");
+	ok(r.m.user_perfctr_macro, "the script defines @perfctr");
+	done(&r);
+}
+
+int main(void)
+{
+	simple_clause();
+	levels();
+	errors();
+	error_layout();
+	not_clauses();
+	conditionals();
+	definitions_and_dynamic_reads();
+	return tap_done();
+}

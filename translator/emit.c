@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * emit.c - writing the generated tapset.  The layout is documented in
+ * docs/design.md; the runtime (runtime/perfctr.h) defines what the C part
+ * must provide.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "emit.h"
+
+/* A C string literal that is also safe inside stap's %{ %}: no '%' (it
+ * could close the block), no quotes or backslashes unescaped. */
+static void c_string(struct strbuf *sb, const char *s)
+{
+	strbuf__add(sb, "\"", 1);
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\' || c == '%' || c < 0x20 || c >= 0x7f)
+			strbuf__printf(sb, "\\%03o", c);
+		else
+			strbuf__add(sb, s, 1);
+	}
+	strbuf__add(sb, "\"", 1);
+}
+
+static void request_of(const struct counter *c, struct perfctr_request *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->idx = c->idx;
+	r->plm = c->plm;
+	snprintf(r->id, sizeof(r->id), "%s", c->id);
+	snprintf(r->event, sizeof(r->event), "%s", c->event);
+	snprintf(r->src, sizeof(r->src), "%s:%d:%d", c->src->name,
+		 c->where.line, c->where.col);
+}
+
+static int table_hash(const struct model *m, char hex[17])
+{
+	struct perfctr_request reqs[m->ncounters ? m->ncounters : 1];
+	size_t i, n = 0;
+
+	for (i = 0; i < m->ncounters; i++)
+		if (m->counters[i].used)
+			request_of(&m->counters[i], &reqs[n++]);
+	perfctr_table__hash(reqs, n, hex);
+	return 0;
+}
+
+/* %( C1 %? [%:] %( C2 %? [%:] ... BODY %) %) around a counter's C. */
+static void open_conditions(struct strbuf *sb, const struct counter *c)
+{
+	int i;
+
+	for (i = 0; i < c->ncond; i++) {
+		const struct cond_frame *f = &c->cond[i];
+
+		strbuf__add(sb, "%(", 2);
+		strbuf__add(sb, f->src->text + f->off, f->len);
+		strbuf__add(sb, "%? ", 3);
+		if (f->in_else)
+			strbuf__add(sb, "%: ", 3);
+	}
+}
+
+static void close_conditions(struct strbuf *sb, const struct counter *c)
+{
+	int i;
+
+	for (i = 0; i < c->ncond; i++)
+		strbuf__add(sb, " %)", 3);
+	strbuf__add(sb, "\n", 1);
+}
+
+/* Conditional counters become C macros the table below tests. */
+static void emit_presence(struct strbuf *sb, const struct model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->ncounters; i++) {
+		const struct counter *c = &m->counters[i];
+
+		if (!c->used || !c->ncond)
+			continue;
+		open_conditions(sb, c);
+		strbuf__printf(sb, "%%{ #define PERFCTR_PRESENT_%u 1 %%}",
+			       c->idx);
+		close_conditions(sb, c);
+	}
+}
+
+static void if_present(struct strbuf *sb, const struct counter *c)
+{
+	if (c->ncond)
+		strbuf__printf(sb, "#ifdef PERFCTR_PRESENT_%u\n", c->idx);
+}
+
+static void endif_present(struct strbuf *sb, const struct counter *c)
+{
+	if (c->ncond)
+		strbuf__add(sb, "#endif\n", 7);
+}
+
+static int emit_table(struct strbuf *sb, const struct model *m)
+{
+	struct perfctr_request r;
+	char rec[1024];
+	size_t i;
+
+	strbuf__printf(sb, "static const struct perfctr_request_desc "
+		       "perfctr_requests[PERFCTR_NDECLARED] = {\n");
+	for (i = 0; i < m->ncounters; i++) {
+		const struct counter *c = &m->counters[i];
+
+		if (!c->used)
+			continue;
+		request_of(c, &r);
+		if_present(sb, c);
+		strbuf__printf(sb, "\t[%u] = { ", c->idx);
+		c_string(sb, r.id);
+		strbuf__add(sb, ", ", 2);
+		c_string(sb, r.event);
+		strbuf__printf(sb, ", %u, ", r.plm);
+		c_string(sb, r.src);
+		strbuf__add(sb, " },\n", 4);
+		endif_present(sb, c);
+	}
+	strbuf__add(sb, "};\n", 3);
+	for (i = 0; i < m->ncounters; i++) {
+		const struct counter *c = &m->counters[i];
+
+		if (!c->used)
+			continue;
+		request_of(c, &r);
+		if (perfctr_request__format(&r, rec, sizeof(rec)) < 0)
+			return -ENOSPC;
+		if_present(sb, c);
+		strbuf__add(sb, "MODULE_INFO(perfctr_req, ", 25);
+		c_string(sb, rec);
+		strbuf__add(sb, ");\n", 3);
+		endif_present(sb, c);
+	}
+	return 0;
+}
+
+static int emit_c(struct strbuf *sb, const struct model *m,
+		  const struct emit_opts *o, const char *hash)
+{
+	strbuf__printf(sb, "%%( systemtap_v >= \"5.2\" %%? "
+		       "%%{ #define PERFCTR_STAP_MODULE_HOOKS 1 %%} %%)\n");
+	emit_presence(sb, m);
+	strbuf__printf(sb, "%%{\n/* runtime sources: %s */\n"
+		       "#define PERFCTR_NDECLARED %zu\n"
+		       "#define PERFCTR_TABLE_HASH \"%s\"\n"
+		       "#include \"%s/perfctr.h\"\n",
+		       o->runtime_hash, m->ncounters ? m->ncounters : 1, hash,
+		       o->runtime_dir);
+	if (emit_table(sb, m) < 0)
+		return -ENOSPC;
+	strbuf__printf(sb, "MODULE_INFO(perfctr_table, \"v=1;n=%zu;hash=%s;"
+		       "priv=%s\");\n#include \"%s/perfctr.c\"\n%%}\n\n",
+		       m->ncounters, hash, o->privilege, o->runtime_dir);
+	return 0;
+}
+
+/* One function per counter: @perfctr folds to a call of it. */
+static void emit_read_functions(struct strbuf *sb, const struct model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->ncounters; i++) {
+		const struct counter *c = &m->counters[i];
+
+		if (c->used)
+			strbuf__printf(sb, "function __perfctr_read_%u:long () "
+				       "%%{ /* pure */ PERFCTR_READ(%u, \"%s\"); "
+				       "%%}\n", c->idx, c->idx, c->id);
+	}
+	strbuf__printf(sb, "function __perfctr_undeclared:long (id:string) {\n"
+		       "\terror(\"perfctr: no counter \\\"\" . id . "
+		       "\"\\\" in this script\")\n\treturn 0\n}\n");
+}
+
+static void emit_perfctr_read(struct strbuf *sb, const struct model *m)
+{
+	size_t i;
+
+	if (m->user_perfctr_read)
+		return;
+	strbuf__printf(sb, "\n/* the counter named id, on this CPU */\n"
+		       "function perfctr_read:long (id:string) {\n");
+	for (i = 0; i < m->ncounters; i++)
+		if (m->counters[i].used)
+			strbuf__printf(sb, "\tif (id == \"%s\") return "
+				       "__perfctr_read_%u()\n",
+				       m->counters[i].id, m->counters[i].idx);
+	strbuf__printf(sb, "\treturn __perfctr_undeclared(id)\n}\n");
+}
+
+static void emit_macro(struct strbuf *sb, const struct model *m)
+{
+	size_t i, open = 0;
+
+	if (m->user_perfctr_macro)
+		return;
+	strbuf__printf(sb, "/* Generated by stap-perfctr: do not edit. */\n"
+		       "@define perfctr(id) %%( ");
+	for (i = 0; i < m->ncounters; i++) {
+		const struct counter *c = &m->counters[i];
+
+		if (!c->used)
+			continue;
+		strbuf__printf(sb, "%%( @id == \"%s\" %%? __perfctr_read_%u() "
+			       "%%: ", c->id, c->idx);
+		open++;
+	}
+	strbuf__printf(sb, "__perfctr_undeclared(@id)");
+	while (open--)
+		strbuf__add(sb, " %)", 3);
+	strbuf__add(sb, " %)\n", 4);
+}
+
+int emit__generate(const struct model *m, const struct emit_opts *o,
+		   struct generated *gen)
+{
+	memset(gen, 0, sizeof(*gen));
+	table_hash(m, gen->table_hash);
+	strbuf__printf(&gen->stp, "// Generated by stap-perfctr: do not "
+		       "edit.\n");
+	if (emit_c(&gen->stp, m, o, gen->table_hash) < 0)
+		return -ENOSPC;
+	emit_read_functions(&gen->stp, m);
+	emit_perfctr_read(&gen->stp, m);
+	emit_macro(&gen->stpm, m);
+	return 0;
+}
+
+void emit__free(struct generated *gen)
+{
+	strbuf__free(&gen->stp);
+	strbuf__free(&gen->stpm);
+}

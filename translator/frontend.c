@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * frontend.c - stap-perfctr: stands in front of the real stap.
+ *
+ * A command line that does not use perfctr is exec'd to the real stap at
+ * once, argv and environment untouched.  Otherwise the scripts are parsed,
+ * perfctr clauses blanked and checked, a tapset generated, and the real
+ * stap run with it (-I), with perfctr-run as its staprun.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "diag.h"
+#include "emit.h"
+#include "model.h"
+#include "options.h"
+#include "outdir.h"
+#include "parser.h"
+#include "spawn.h"
+
+#define MAX_SOURCES (OPTIONS_MAX_E + 2)
+
+/* Where our pieces are: the build tree when run from it, else installed. */
+struct paths {
+	const char *real_stap;
+	char helper[PATH_MAX];
+	char runtime[PATH_MAX];
+	char compat_runtime[PATH_MAX];	/* "" when stap needs no shim */
+};
+
+struct frontend {
+	struct cmdline cl;
+	struct paths paths;
+	struct source src[MAX_SOURCES];
+	int nsrc;
+	int script;		/* index in src of the script file, or -1 */
+	int stdin_consumed;
+	struct model model;
+	struct diag diag;
+};
+
+static void die(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "stap-perfctr: ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static int running_uninstalled(void)
+{
+	char self[PATH_MAX];
+
+	return realpath("/proc/self/exe", self) &&
+	       strcmp(self, ABS_BUILDDIR "/translator/stap-perfctr") == 0;
+}
+
+static void find_paths(struct paths *p)
+{
+	const char *over = getenv("STAP_PERFCTR_STAP");	/* tests */
+	int here = running_uninstalled();
+
+	p->real_stap = over && *over ? over : REAL_STAP;
+	snprintf(p->helper, sizeof(p->helper), "%s/perfctr-run",
+		 here ? ABS_BUILDDIR "/helper" : BINDIR);
+	snprintf(p->runtime, sizeof(p->runtime), "%s",
+		 here ? ABS_SRCDIR "/runtime" : PKGDATADIR "/runtime");
+	snprintf(p->compat_runtime, sizeof(p->compat_runtime), "%s",
+		 !NEED_RUNTIME_SHIM ? "" :
+		 here ? ABS_BUILDDIR "/build/stap-runtime" :
+		 PKGDATADIR "/stap-runtime");
+}
+
+/* A `stap` symlink to us must never be taken for the real stap. */
+static void refuse_recursion(const char *real_stap)
+{
+	char self[PATH_MAX], target[PATH_MAX];
+
+	if (realpath("/proc/self/exe", self) && realpath(real_stap, target) &&
+	    strcmp(self, target) == 0)
+		die("the real stap (%s) is this program; reconfigure with "
+		    "--with-stap=PATH", real_stap);
+}
+
+/* Puts text back on fd 0 so the real stap can read the script we took. */
+static void restore_stdin(const struct source *s)
+{
+	int fd = memfd_create("stap-script", MFD_CLOEXEC);
+
+	if (fd < 0 || write(fd, s->text, s->len) != (ssize_t)s->len ||
+	    lseek(fd, 0, SEEK_SET) < 0 || dup2(fd, STDIN_FILENO) < 0)
+		die("cannot hand the script on stdin to stap: %s",
+		    strerror(errno));
+	close(fd);
+}
+
+static void __attribute__((noreturn)) pass_through(struct frontend *fe)
+{
+	if (fe->stdin_consumed)
+		restore_stdin(&fe->src[fe->script]);
+	spawn__exec(fe->paths.real_stap, fe->cl.argv);
+	die("cannot run the real stap: %s", fe->paths.real_stap);
+	exit(1);
+}
+
+/* Loads every script text; any that cannot be read is stap's to report. */
+static int load_sources(struct frontend *fe)
+{
+	struct cmdline *cl = &fe->cl;
+	int i, err = 0;
+
+	fe->script = -1;
+	for (i = 0; i < cl->n_big_e && !err; i++)
+		err = source__from_string(&fe->src[fe->nsrc++], SRC_ARG_BIG_E,
+					  "<input>", cl->argv[cl->big_e_index[i]],
+					  cl->big_e_index[i]);
+	if (!err && cl->e_index >= 0) {
+		fe->script = fe->nsrc;
+		err = source__from_string(&fe->src[fe->nsrc++], SRC_ARG_E,
+					  "<input>", cl->argv[cl->e_index],
+					  cl->e_index);
+	} else if (!err && cl->script_index >= 0) {
+		const char *path = cl->argv[cl->script_index];
+		struct source *s = &fe->src[fe->script = fe->nsrc++];
+
+		if (strcmp(path, "-") == 0) {
+			err = source__load_fd(s, STDIN_FILENO, "<input>");
+			s->origin = SRC_STDIN;
+			fe->stdin_consumed = !err;
+		} else {
+			err = source__load_file(s, path);
+		}
+		s->argv_index = cl->script_index;
+	}
+	return err;
+}
+
+static int any_mention(const struct frontend *fe)
+{
+	int i;
+
+	for (i = 0; i < fe->nsrc; i++)
+		if (parser__mentions_perfctr(fe->src[i].text))
+			return 1;
+	return fe->cl.mentions_perfctr;
+}
+
+static int analyse(struct frontend *fe)
+{
+	int i, errors = 0;
+
+	model__init(&fe->model, fe->cl.args, fe->cl.nargs);
+	for (i = 0; i < fe->nsrc; i++)
+		errors += parser__run(&fe->src[i], &fe->model, &fe->diag);
+	if (errors) {
+		diag__summary(&fe->diag);
+		fprintf(stderr, "Pass 1: parse failed.  [man stap-perfctr]\n");
+		return -1;
+	}
+	if (model__active(&fe->model) && check__run(&fe->model, &fe->diag)) {
+		diag__summary(&fe->diag);
+		fprintf(stderr, "Pass 2: analysis failed.  "
+			"[man stap-perfctr]\n");
+		return -1;
+	}
+	return 0;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+static void generate(struct frontend *fe, struct outdir *out)
+{
+	struct emit_opts opts = { .runtime_dir = fe->paths.runtime };
+	const struct source *script = NULL;
+	struct generated gen;
+	char rt_hash[17];
+	int err;
+
+	opts.privilege = fe->cl.privilege ? fe->cl.privilege : "stapdev";
+	if (outdir__hash_runtime(fe->paths.runtime, rt_hash) < 0)
+		die("cannot read the perfctr runtime in %s", fe->paths.runtime);
+	opts.runtime_hash = rt_hash;
+	if (emit__generate(&fe->model, &opts, &gen) < 0)
+		die("%s", "a counter request is too long for the module table");
+	if (fe->script >= 0 && fe->src[fe->script].changed &&
+	    fe->src[fe->script].origin != SRC_ARG_E)
+		script = &fe->src[fe->script];
+	err = outdir__write(&gen, script,
+			    script && script->origin == SRC_FILE ?
+			    base_name(script->name) : "stdin.stp", out);
+	emit__free(&gen);
+	if (err)
+		die("cannot write generated files: %s", strerror(-err));
+}
+
+/* real stap, -I GEN [-R COMPAT], then the user's arguments with rewritten
+ * texts in place of the originals. */
+static char **stap_argv(struct frontend *fe, const struct outdir *out)
+{
+	int argc = fe->cl.argc, prefix = 0, i;
+	char **argv = calloc(argc + 6, sizeof(*argv));
+
+	if (!argv)
+		die("%s", "out of memory");
+	argv[prefix++] = (char *)fe->paths.real_stap;
+	argv[prefix++] = "-I";
+	argv[prefix++] = (char *)out->dir;
+	if (fe->paths.compat_runtime[0] && !fe->cl.has_runtime_dir) {
+		argv[prefix++] = "-R";
+		argv[prefix++] = fe->paths.compat_runtime;
+	}
+	for (i = 1; i < argc; i++)
+		argv[prefix + i - 1] = fe->cl.argv[i];
+	for (i = 0; i < fe->nsrc; i++) {
+		const struct source *s = &fe->src[i];
+
+		if (s->changed)
+			argv[prefix + s->argv_index - 1] =
+				s->origin == SRC_ARG_E ||
+				s->origin == SRC_ARG_BIG_E ?
+				s->text : (char *)out->script;
+	}
+	return argv;
+}
+
+/* Pass 5 runs perfctr-run in place of staprun; it runs the user's own
+ * SYSTEMTAP_STAPRUN, if any, in turn. */
+static void set_staprun(const struct paths *p)
+{
+	const char *user = getenv("SYSTEMTAP_STAPRUN");
+
+	if (user && *user && strcmp(user, p->helper) != 0)
+		setenv("STAP_PERFCTR_STAPRUN", user, 1);
+	setenv("SYSTEMTAP_STAPRUN", p->helper, 1);
+}
+
+int main(int argc, char **argv)
+{
+	struct frontend fe;
+	struct outdir out;
+	char **nargv;
+	const struct source *script;
+
+	memset(&fe, 0, sizeof(fe));
+	find_paths(&fe.paths);
+	refuse_recursion(fe.paths.real_stap);
+	if (cmdline__parse(&fe.cl, argc, argv) < 0 || fe.cl.parse_failed ||
+	    fe.cl.dump_mode)
+		pass_through(&fe);
+	if (load_sources(&fe) < 0 || !any_mention(&fe))
+		pass_through(&fe);
+	diag__init(&fe.diag, stderr);
+	fe.diag.quiet_warnings = fe.cl.suppress_warnings;
+	if (analyse(&fe) < 0)
+		return 1;
+	if (!model__active(&fe.model))
+		pass_through(&fe);
+	if (fe.cl.runtime && strcmp(fe.cl.runtime, "kernel") != 0)
+		die("perfctr counters need the kernel runtime; --runtime=%s "
+		    "cannot read them", fe.cl.runtime);
+	generate(&fe, &out);
+	nargv = stap_argv(&fe, &out);
+	set_staprun(&fe.paths);
+	script = fe.script >= 0 ? &fe.src[fe.script] : NULL;
+	if (script && script->changed && script->origin != SRC_ARG_E)
+		return spawn__run_mapped(fe.paths.real_stap, nargv, out.script,
+					 script->name);
+	spawn__exec(fe.paths.real_stap, nargv);
+	die("cannot run the real stap: %s", fe.paths.real_stap);
+	return 1;
+}

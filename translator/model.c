@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* model.c - storage for what the parser finds. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+void model__init(struct model *m, char *const *args, int nargs)
+{
+	memset(m, 0, sizeof(*m));
+	m->args = args;
+	m->nargs = nargs;
+}
+
+void model__free(struct model *m)
+{
+	free(m->counters);
+	free(m->reads);
+	memset(m, 0, sizeof(*m));
+}
+
+/* Grows an array by one zeroed element; aborts on exhaustion (the
+ * translator is a short-lived process; there is nothing to unwind). */
+static void *grow(void *base, size_t *n, size_t *cap, size_t size)
+{
+	char *p = base;
+
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 8;
+		p = realloc(p, *cap * size);
+		if (!p)
+			abort();
+	}
+	memset(p + *n * size, 0, size);
+	(*n)++;
+	return p;
+}
+
+struct counter *model__add_counter(struct model *m)
+{
+	m->counters = grow(m->counters, &m->ncounters, &m->counters_cap,
+			   sizeof(*m->counters));
+	m->counters[m->ncounters - 1].idx = m->ncounters - 1;
+	return &m->counters[m->ncounters - 1];
+}
+
+struct counter_read *model__add_read(struct model *m)
+{
+	m->reads = grow(m->reads, &m->nreads, &m->reads_cap,
+			sizeof(*m->reads));
+	return &m->reads[m->nreads - 1];
+}
+
+struct counter *model__find(const struct model *m, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < m->ncounters; i++)
+		if (strcmp(m->counters[i].id, id) == 0)
+			return &m->counters[i];
+	return NULL;
+}
+
+int model__active(const struct model *m)
+{
+	return m->ncounters || m->nreads || m->dynamic_reads;
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * model.h - what the parser finds in a script: counter declarations (from
+ * perfctr probe clauses) and counter reads, with their positions and the
+ * stap conditionals they sit in.  The checker and the emitter read it.
+ */
+#ifndef PERFCTR_MODEL_H
+#define PERFCTR_MODEL_H
+
+#include <stddef.h>
+
+#include "libperfctr.h"
+#include "lexer.h"
+
+#define MODEL_COND_DEPTH 8
+
+/* One enclosing %( COND %? ... %: ... %): the condition's text and which
+ * branch the construct sits in. */
+struct cond_frame {
+	const struct source *src;
+	size_t off, len;	/* COND, between "%(" and "%?" */
+	int in_else;
+};
+
+struct counter {
+	char id[PERFCTR_ID_MAX];
+	char event[PERFCTR_NAME_MAX];
+	unsigned int plm;		/* enum perfctr_plm */
+	const struct source *src;
+	struct token where;		/* the "probe" keyword */
+	struct token id_tok;
+	int ncond;
+	struct cond_frame cond[MODEL_COND_DEPTH];
+	int used;			/* read somewhere */
+	unsigned int idx;		/* index in the request table */
+};
+
+struct counter_read {
+	char id[PERFCTR_ID_MAX];
+	const struct source *src;
+	struct token where;
+	int is_macro;			/* @perfctr(...) rather than perfctr_read() */
+};
+
+struct model {
+	struct counter *counters;
+	size_t ncounters, counters_cap;
+	struct counter_read *reads;
+	size_t nreads, reads_cap;
+	int dynamic_reads;		/* a read whose id is not a literal */
+	int user_perfctr_read;		/* the script defines perfctr_read() */
+	int user_perfctr_macro;		/* the script defines @perfctr */
+	/* script arguments, for @N / $N inside perfctr clauses */
+	char *const *args;
+	int nargs;
+};
+
+void model__init(struct model *m, char *const *args, int nargs);
+void model__free(struct model *m);
+struct counter *model__add_counter(struct model *m);
+struct counter_read *model__add_read(struct model *m);
+struct counter *model__find(const struct model *m, const char *id);
+/* True when the scripts use perfctr at all (something to generate). */
+int model__active(const struct model *m);
+
+#endif /* PERFCTR_MODEL_H */

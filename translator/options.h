@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * options.h - stap's command line, read the way stap reads it (the same
+ * getopt_long table and permutation), to find the script text and the few
+ * options that matter to perfctr.  argv itself is never modified.
+ */
+#ifndef PERFCTR_OPTIONS_H
+#define PERFCTR_OPTIONS_H
+
+#define OPTIONS_MAX_E 32
+
+struct cmdline {
+	int argc;
+	char *const *argv;	/* the original, untouched */
+	int parse_failed;	/* an option stap does not know, or bad use */
+	int script_index;	/* argv index of the script file, or -1 */
+	int e_index;		/* argv index of the -e text, or -1 */
+	int big_e_index[OPTIONS_MAX_E];	/* argv indices of -E texts */
+	int n_big_e;
+	char **args;		/* script arguments, in stap's order (owned) */
+	int nargs;
+	int last_pass;		/* -p N, default 5 */
+	int dump_mode;		/* -l, -L, --dump-* */
+	int suppress_warnings;	/* -w */
+	int has_runtime_dir;	/* -R */
+	const char *runtime;	/* --runtime=, --bpf, --dyninst; NULL = kernel */
+	const char *privilege;	/* --privilege= / --unprivileged */
+	int mentions_perfctr;	/* some option argument contains "perfctr" */
+};
+
+/* Reads argv.  Returns 0, or -ENOMEM; sets parse_failed when stap itself
+ * should judge the command line. */
+int cmdline__parse(struct cmdline *cl, int argc, char *const *argv);
+void cmdline__free(struct cmdline *cl);
+
+#endif /* PERFCTR_OPTIONS_H */

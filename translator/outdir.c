@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* outdir.c - content-addressed output directory. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libperfctr.h"
+#include "outdir.h"
+
+/* The runtime files the generated code #includes. */
+static const char *const runtime_files[] = {
+	"perfctr.h", "perfctr.c", "perfctr_assign.c", NULL,
+};
+
+static int mkdir_p(const char *path)
+{
+	char tmp[PATH_MAX], *p;
+
+	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	for (p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* Writes atomically; an existing file has the same content by name. */
+static int write_file(const char *dir, const char *name, const char *text,
+		      size_t len)
+{
+	char path[PATH_MAX], tmp[PATH_MAX];
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (access(path, F_OK) == 0)
+		return 0;
+	snprintf(tmp, sizeof(tmp), "%s/.%s.%d", dir, name, (int)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, len) != (ssize_t)len)
+		err = -EIO;
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	if (!err && rename(tmp, path) < 0)
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	return err;
+}
+
+static int base_dir(char *buf, size_t len)
+{
+	const char *sd = getenv("SYSTEMTAP_DIR"), *home = getenv("HOME");
+	int n;
+
+	if (sd && *sd)
+		n = snprintf(buf, len, "%s/perfctr", sd);
+	else if (home && *home)
+		n = snprintf(buf, len, "%s/.systemtap/perfctr", home);
+	else
+		return -ENOENT;
+	return n < (int)len ? 0 : -ENAMETOOLONG;
+}
+
+int outdir__write(const struct generated *gen, const struct source *script,
+		  const char *script_name, struct outdir *out)
+{
+	uint64_t h = perfctr_hash__init();
+	char base[PATH_MAX];
+	int err = base_dir(base, sizeof(base));
+
+	if (err)
+		return err;
+	h = perfctr_hash__add(h, gen->stp.buf, gen->stp.len);
+	h = perfctr_hash__add(h, gen->stpm.buf, gen->stpm.len);
+	if (script) {
+		h = perfctr_hash__add(h, script_name, strlen(script_name) + 1);
+		h = perfctr_hash__add(h, script->text, script->len);
+	}
+	if (snprintf(out->dir, sizeof(out->dir), "%s/%016llx", base,
+		     (unsigned long long)h) >= (int)sizeof(out->dir))
+		return -ENAMETOOLONG;
+	out->script[0] = '\0';
+	err = mkdir_p(out->dir);
+	if (!err)
+		err = write_file(out->dir, "perfctr_gen.stp", gen->stp.buf,
+				 gen->stp.len);
+	if (!err)
+		err = write_file(out->dir, "perfctr_gen.stpm", gen->stpm.buf,
+				 gen->stpm.len);
+	if (!err && script) {
+		snprintf(out->script, sizeof(out->script), "%s/%s", out->dir,
+			 script_name);
+		err = write_file(out->dir, script_name, script->text,
+				 script->len);
+	}
+	return err;
+}
+
+int outdir__hash_runtime(const char *dir, char hex[17])
+{
+	uint64_t h = perfctr_hash__init();
+	const char *const *f;
+
+	for (f = runtime_files; *f; f++) {
+		char path[PATH_MAX];
+		struct source s;
+		int err;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, *f);
+		err = source__load_file(&s, path);
+		if (err)
+			return err;
+		h = perfctr_hash__add(h, s.text, s.len);
+		source__free(&s);
+	}
+	snprintf(hex, 17, "%016llx", (unsigned long long)h);
+	return 0;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * outdir.h - where generated files live: a directory named by the hash of
+ * their content, under $SYSTEMTAP_DIR/perfctr/ (~/.systemtap by default).
+ * Same input, same bytes, same path: stap's module cache hits.
+ */
+#ifndef PERFCTR_OUTDIR_H
+#define PERFCTR_OUTDIR_H
+
+#include <limits.h>
+#include <stddef.h>
+
+#include "emit.h"
+#include "source.h"
+
+struct outdir {
+	char dir[PATH_MAX];		/* the -I directory */
+	char script[PATH_MAX];		/* rewritten script file, or "" */
+};
+
+/* Writes gen (and the rewritten script, when given) and fills out.
+ * script_name is the file name to give the rewritten script.
+ * Returns 0 or a negative errno. */
+int outdir__write(const struct generated *gen, const struct source *script,
+		  const char *script_name, struct outdir *out);
+
+/* Hash of the runtime sources in dir, as 16 hex digits: stap does not
+ * hash #included files, so the generated text must change with them. */
+int outdir__hash_runtime(const char *dir, char hex[17]);
+
+#endif /* PERFCTR_OUTDIR_H */

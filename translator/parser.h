@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * parser.h - finds perfctr constructs in stap script text: probe clauses
+ * `perfctr.event("NAME")[.user|.kernel].counter("ID")` (recorded in the
+ * model and blanked in the source) and reads `@perfctr("ID")` /
+ * `perfctr_read(...)`.  Everything else is scanned, not interpreted.
+ */
+#ifndef PERFCTR_PARSER_H
+#define PERFCTR_PARSER_H
+
+#include "diag.h"
+#include "model.h"
+#include "source.h"
+
+/* Parses one source into the model, blanking the clauses it finds.
+ * Errors go to d; returns the number of errors found in this source. */
+int parser__run(struct source *src, struct model *m, struct diag *d);
+
+/* Cheap pre-test: does the text mention perfctr at all? */
+int parser__mentions_perfctr(const char *text);
+
+#endif /* PERFCTR_PARSER_H */

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * source.h - one piece of script text the translator reads: a script file,
+ * stdin ("-"), an -e script or an -E snippet.  The text is rewritten in
+ * place (perfctr clauses blanked), so positions never move.
+ */
+#ifndef PERFCTR_SOURCE_H
+#define PERFCTR_SOURCE_H
+
+#include <stddef.h>
+
+enum source_origin {
+	SRC_FILE,	/* script file named on the command line */
+	SRC_STDIN,	/* "-": read from standard input */
+	SRC_ARG_E,	/* -e SCRIPT */
+	SRC_ARG_BIG_E,	/* -E SNIPPET (in addition to a script) */
+};
+
+struct source {
+	enum source_origin origin;
+	const char *name;	/* as stap names it: the path, or "<input>" */
+	char *text;		/* NUL-terminated, owned */
+	size_t len;
+	int argv_index;		/* for -e / -E: the argv slot of the text */
+	int changed;		/* the text was rewritten */
+};
+
+int source__load_file(struct source *src, const char *path);
+int source__load_fd(struct source *src, int fd, const char *name);
+int source__from_string(struct source *src, enum source_origin origin,
+			const char *name, const char *text, int argv_index);
+void source__free(struct source *src);
+
+/* The text of line `line` (1-based), without its newline: for messages. */
+const char *source__line(const struct source *src, int line, size_t *len);
+
+/* Replaces bytes [off, off+len) by spaces, keeping newlines: the rest of
+ * the text keeps its line:column. */
+void source__blank(struct source *src, size_t off, size_t len);
+
+#endif /* PERFCTR_SOURCE_H */

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * spawn.h - handing over to the real stap: exec it outright, or run it
+ * with its stderr filtered so that messages naming our rewritten copy of
+ * a script name the user's file instead.
+ */
+#ifndef PERFCTR_SPAWN_H
+#define PERFCTR_SPAWN_H
+
+/* execv, nothing else; returns only on failure (-errno). */
+int spawn__exec(const char *path, char *const *argv);
+
+/* Runs path with argv; every occurrence of `from` in its stderr is written
+ * as `to`.  Returns the exit status to exit with (a child killed by a
+ * signal is reported as 128 + signal, after re-raising it on ourselves
+ * where that terminates us). */
+int spawn__run_mapped(const char *path, char *const *argv, const char *from,
+		      const char *to);
+
+#endif /* PERFCTR_SPAWN_H */
