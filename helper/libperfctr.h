@@ -21,15 +21,21 @@ enum perfctr_plm {
 	PERFCTR_PLM_USER   = 1,
 	PERFCTR_PLM_KERNEL = 2,
 	PERFCTR_PLM_ALL    = 3,
+	PERFCTR_PLM_HV     = 4,	/* perf's :h; only from a name's modifiers */
 };
 
 #define PERFCTR_NAME_MAX 256
 #define PERFCTR_ID_MAX   64
 #define PERFCTR_SRC_MAX  512
+#define PERFCTR_REQ_MAX  512	/* counters one module may declare */
 
 /* An event name split into its base and perf-style modifiers:
  * "cycles:u" -> base "cycles", plm USER.  Modifiers understood: u, k, h,
- * p (repeatable, precise level).  A name with no modifier has plm 0. */
+ * p (repeatable, precise level).  A name with no modifier has plm 0.
+ * Where they go: after the last ':' ("cycles:u", "INST_RETIRED:ANY_P:k")
+ * or after a PMU term list's closing '/' ("cpu/event=0xc0/u").  A last
+ * ':' group that is not all modifier letters belongs to the name (a
+ * libpfm4 unit mask), except after a generic or raw name. */
 struct perfctr_name {
 	char base[PERFCTR_NAME_MAX];
 	unsigned int plm;	/* 0 = not given, else enum perfctr_plm bits */
@@ -53,17 +59,25 @@ struct perfctr_request {
 	char src[PERFCTR_SRC_MAX];	/* "file:line:col" of the clause */
 };
 
+/* Longest perfctr_req value, with every byte of the strings escaped. */
+#define PERFCTR_REQ_FMT_MAX 2560
+
 /* Writes the value of a perfctr_req entry (after "perfctr_req=").
- * Returns its length, or -ENOSPC. */
+ * Returns its length, or -ENOSPC; -EINVAL for an empty id or event or a
+ * plm that is not u, k or uk. */
 int perfctr_request__format(const struct perfctr_request *req,
 			    char *buf, size_t len);
-/* Parses such a value.  Returns 0 or -EINVAL. */
+/* Parses such a value (fields in the order written, escapes checked).
+ * Returns 0 or -EINVAL. */
 int perfctr_request__parse(const char *s, struct perfctr_request *req);
 
-/* FNV-1a 64 over the formatted requests, in index order: the table hash
- * that module and helper must agree on.  Written as 16 hex digits. */
-void perfctr_table__hash(const struct perfctr_request *reqs, unsigned int n,
-			 char hex[17]);
+/* FNV-1a 64 over the formatted requests, in index order, each followed
+ * by one NUL byte (as they sit in .modinfo): the table hash that module
+ * and helper must agree on.  Written as 16 lowercase hex digits.
+ * Returns 0, or the error of a request that cannot be formatted (hex is
+ * then empty). */
+int perfctr_table__hash(const struct perfctr_request *reqs, unsigned int n,
+			char hex[17]);
 
 /* The request table of a built module. */
 struct perfctr_modtab {
@@ -76,9 +90,11 @@ struct perfctr_modtab {
 };
 
 /* Reads the table from a .ko's .modinfo section.  Returns 0 (a module
- * without perfctr entries gives n == 0 and n_declared == 0), -ENOENT /
- * -EACCES for unreadable files, -EINVAL for a corrupt or hostile table
- * (message in err). */
+ * without perfctr entries gives version == 0, n == 0 and n_declared ==
+ * 0; a module with a table has version 1 even if n == 0), -ENOENT /
+ * -EACCES for unreadable files, -ENOEXEC for a file that is not a
+ * readable ELF object (not ELF, truncated, corrupt section headers),
+ * -EINVAL for a corrupt or hostile table (message in err). */
 int perfctr_modtab__read(const char *ko_path, struct perfctr_modtab *tab,
 			 char *err, size_t errlen);
 void perfctr_modtab__free(struct perfctr_modtab *tab);
@@ -96,8 +112,12 @@ struct perfctr_encoding {
 	uint32_t flags;		/* PERFCTR_F_* */
 };
 
+/* Longest record perfctr_assign__append writes, with its ';'. */
+#define PERFCTR_ASSIGN_REC_MAX 96
+
 /* Appends one record to a perfctr_assign value (docs/design.md).  The
- * caller starts the buffer with the table hash.  Returns 0 or -ENOSPC. */
+ * caller starts the buffer with the table hash.  Returns 0 or -ENOSPC
+ * (buffer unchanged). */
 int perfctr_assign__append(char *buf, size_t len, unsigned int idx,
 			   const struct perfctr_encoding *enc);
 
@@ -116,10 +136,15 @@ int perfctr_resolver__new(const struct perfctr_resolver_opts *opts,
 void perfctr_resolver__free(struct perfctr_resolver *r);
 
 /* Resolves an event name (generic perf name, PMU/sysfs name, raw rNNNN,
- * libpfm4 name) with its modifiers, for this machine.  plm is the
- * request's level (0 = from the name's modifiers, else all).  A modifier
- * that contradicts plm is an error.  Returns 0, -ENOENT for an unknown
- * name (err says so and lists the nearest valid names), -EINVAL for a
+ * libpfm4 name) with its modifiers, for this machine, in that order.
+ * plm is the request's level (0 = from the name's modifiers, else all).
+ * A nonzero plm is authoritative: a u/k modifier in the name must say
+ * the same ("cycles:u" needs plm 0 or USER).  Flags: none when neither
+ * says anything; else exclude_user/kernel for the levels left out and,
+ * as perf does, exclude_hv unless 'h' is given (plm ALL alone excludes
+ * nothing).  'p' is refused: precision is for sampling.  Returns 0,
+ * -ENOENT for an unknown name (err says so and lists the nearest valid
+ * names), -ENODEV for a libpfm4 PMU that is not present, -EINVAL for a
  * malformed one. */
 int perfctr_resolver__resolve(struct perfctr_resolver *r, const char *name,
 			      unsigned int plm, struct perfctr_encoding *enc,
@@ -131,5 +156,39 @@ int perfctr_resolver__resolve(struct perfctr_resolver *r, const char *name,
  * perf_event_paranoid, does not fit: ERROR state). */
 int perfctr_encoding__trial_open(const struct perfctr_encoding *enc, int cpu,
 				 char *err, size_t errlen);
+
+/* The same for a set, as the module will hold it: opens all n together
+ * on cpu, then reads each once, then closes all.  res[i] gets 0 or the
+ * negative errno for encs[i]; -ENOSPC means it opened but could not be
+ * scheduled next to the others (ERROR state).  Returns 0 when all fit,
+ * else the first failure's errno. */
+int perfctr_encodings__trial_open(const struct perfctr_encoding *encs,
+				  unsigned int n, int cpu, int *res);
+
+/* Says in words why a trial open failed with err (a negative errno from
+ * the two functions above); names perf_event_paranoid and its value for
+ * permission errors. */
+void perfctr_trial__explain(int err, char *buf, size_t len);
+
+/* ------------------------------------------------------------------ cpus */
+
+/* Reads SYSFS/devices/system/cpu/online ("0-3,5").  Returns the number
+ * of CPUs with their ids in *cpus (malloc'd, ascending), or -ENOENT,
+ * -EINVAL (malformed), -ENOMEM. */
+int perfctr_cpus__online(const char *sysfs_root, int **cpus);
+
+/* ------------------------------------------------------------- utilities */
+
+/* FNV-1a 64, incrementally: h = perfctr_hash__add(perfctr_hash__init(), p, n).
+ * The translator names content-addressed files with it; the table hash
+ * (perfctr_table__hash) is built on it too. */
+uint64_t perfctr_hash__init(void);
+uint64_t perfctr_hash__add(uint64_t h, const void *p, size_t n);
+
+/* Up to max names from cands[0..n) that are close to name (a likely typo:
+ * small edit distance, case-insensitive), nearest first, into out.
+ * Returns how many.  Used for "did you mean" in every error about a name. */
+size_t perfctr_suggest(const char *name, const char *const *cands, size_t n,
+		       const char **out, size_t max);
 
 #endif /* LIBPERFCTR_H */

@@ -1,1 +1,64 @@
-## helper/local.mk
+## helper/local.mk - libperfctr (event names, module tables, trial opens)
+## and perfctr-run, which stands in for staprun.
+noinst_LIBRARIES += helper/libperfctr.a
+helper_libperfctr_a_SOURCES = \
+	helper/libperfctr.h helper/internal.h \
+	helper/err.c helper/name.c helper/generic.c helper/raw.c \
+	helper/sysfs.c helper/pmu.c helper/pfm.c helper/suggest.c \
+	helper/resolve.c helper/kv.c helper/request.c helper/hash.c \
+	helper/modtab.c helper/assign.c helper/trial.c helper/cpus.c
+
+bin_PROGRAMS += helper/perfctr-run
+helper_perfctr_run_SOURCES = helper/perfctr-run.c
+helper_perfctr_run_CPPFLAGS = $(AM_CPPFLAGS) -DREAL_STAPRUN=\"$(REAL_STAPRUN)\"
+helper_perfctr_run_LDADD = helper/libperfctr.a $(PFM_LIBS) $(ELF_LIBS)
+
+EXTRA_DIST += helper/README.md
+
+# Unit tests (testsuite/unit/helper): TAP programs.
+helper_tests = \
+	testsuite/unit/helper/test-name \
+	testsuite/unit/helper/test-generic \
+	testsuite/unit/helper/test-sysfs \
+	testsuite/unit/helper/test-pfm \
+	testsuite/unit/helper/test-suggest \
+	testsuite/unit/helper/test-request \
+	testsuite/unit/helper/test-modtab \
+	testsuite/unit/helper/test-trial \
+	testsuite/unit/helper/test-perfctr-run
+check_PROGRAMS += $(helper_tests)
+TESTS += $(helper_tests)
+helper_test_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/testsuite/lib \
+	-I$(top_srcdir)/testsuite/unit/helper -DTEST_CC=\"$(CC)\" \
+	-DPERFCTR_RUN=\"$(abs_top_builddir)/helper/perfctr-run\"
+helper_test_ldadd = helper/libperfctr.a $(PFM_LIBS) $(ELF_LIBS)
+EXTRA_DIST += testsuite/unit/helper/util.h
+
+testsuite_unit_helper_test_name_SOURCES = testsuite/unit/helper/test-name.c
+testsuite_unit_helper_test_name_CPPFLAGS = $(helper_test_cppflags)
+testsuite_unit_helper_test_name_LDADD = $(helper_test_ldadd)
+testsuite_unit_helper_test_generic_SOURCES = testsuite/unit/helper/test-generic.c
+testsuite_unit_helper_test_generic_CPPFLAGS = $(helper_test_cppflags)
+testsuite_unit_helper_test_generic_LDADD = $(helper_test_ldadd)
+testsuite_unit_helper_test_sysfs_SOURCES = testsuite/unit/helper/test-sysfs.c
+testsuite_unit_helper_test_sysfs_CPPFLAGS = $(helper_test_cppflags)
+testsuite_unit_helper_test_sysfs_LDADD = $(helper_test_ldadd)
+testsuite_unit_helper_test_pfm_SOURCES = testsuite/unit/helper/test-pfm.c
+testsuite_unit_helper_test_pfm_CPPFLAGS = $(helper_test_cppflags)
+testsuite_unit_helper_test_pfm_LDADD = $(helper_test_ldadd)
+testsuite_unit_helper_test_suggest_SOURCES = testsuite/unit/helper/test-suggest.c
+testsuite_unit_helper_test_suggest_CPPFLAGS = $(helper_test_cppflags)
+testsuite_unit_helper_test_suggest_LDADD = $(helper_test_ldadd)
+testsuite_unit_helper_test_request_SOURCES = testsuite/unit/helper/test-request.c
+testsuite_unit_helper_test_request_CPPFLAGS = $(helper_test_cppflags)
+testsuite_unit_helper_test_request_LDADD = $(helper_test_ldadd)
+testsuite_unit_helper_test_modtab_SOURCES = testsuite/unit/helper/test-modtab.c
+testsuite_unit_helper_test_modtab_CPPFLAGS = $(helper_test_cppflags)
+testsuite_unit_helper_test_modtab_LDADD = $(helper_test_ldadd)
+testsuite_unit_helper_test_trial_SOURCES = testsuite/unit/helper/test-trial.c
+testsuite_unit_helper_test_trial_CPPFLAGS = $(helper_test_cppflags)
+testsuite_unit_helper_test_trial_LDADD = $(helper_test_ldadd)
+testsuite_unit_helper_test_perfctr_run_SOURCES = testsuite/unit/helper/test-perfctr-run.c
+testsuite_unit_helper_test_perfctr_run_CPPFLAGS = $(helper_test_cppflags)
+testsuite_unit_helper_test_perfctr_run_LDADD = $(helper_test_ldadd)
+# test-perfctr-run runs helper/perfctr-run: `make check` builds all first.

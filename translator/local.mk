@@ -22,7 +22,7 @@ translator_stap_perfctr_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DPKGDATADIR='"$(pkgdatadir)"' \
 	-DABS_BUILDDIR='"$(abs_top_builddir)"' \
 	-DABS_SRCDIR='"$(abs_top_srcdir)"' \
-	-DNEED_RUNTIME_SHIM=$(if $(filter yes,$(NEED_RUNTIME_SHIM)),1,0)
+	-DNEED_RUNTIME_SHIM=$(NEED_RUNTIME_SHIM_01)
 translator_stap_perfctr_LDADD = translator/libtranslator.a helper/libperfctr.a \
 	$(PFM_LIBS) $(ELF_LIBS)
 
@@ -61,3 +61,13 @@ testsuite_unit_translator_test_parser_LDADD = $(translator_test_ldadd)
 testsuite_unit_translator_test_options_SOURCES = testsuite/unit/translator/test-options.c
 testsuite_unit_translator_test_options_CPPFLAGS = $(translator_test_cppflags)
 testsuite_unit_translator_test_options_LDADD = $(translator_test_ldadd)
+
+# The front-end against a fake stap that records argv, environment, stdin.
+check_PROGRAMS += testsuite/unit/translator/fake-stap
+testsuite_unit_translator_fake_stap_SOURCES = testsuite/unit/translator/fake-stap.c
+TESTS += testsuite/unit/translator/frontend.test
+EXTRA_DIST += testsuite/unit/translator/frontend.test
+
+# Never break stap: Debian's example scripts through us and through stap.
+TESTS += testsuite/passthrough/doc-examples.test
+EXTRA_DIST += testsuite/passthrough/doc-examples.test

@@ -36,16 +36,14 @@ static int mkdir_p(const char *path)
 }
 
 /* Writes atomically; an existing file has the same content by name. */
-static int write_file(const char *dir, const char *name, const char *text,
-		      size_t len)
+static int write_file_at(const char *path, const char *text, size_t len)
 {
-	char path[PATH_MAX], tmp[PATH_MAX];
+	char tmp[PATH_MAX + 16];
 	int fd, err = 0;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	if (access(path, F_OK) == 0)
 		return 0;
-	snprintf(tmp, sizeof(tmp), "%s/.%s.%d", dir, name, (int)getpid());
+	snprintf(tmp, sizeof(tmp), "%s.%d~", path, (int)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
@@ -58,6 +56,17 @@ static int write_file(const char *dir, const char *name, const char *text,
 	if (err)
 		unlink(tmp);
 	return err;
+}
+
+static int write_file(const char *dir, const char *name, const char *text,
+		      size_t len)
+{
+	char path[PATH_MAX];
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+	    (int)sizeof(path))
+		return -ENAMETOOLONG;
+	return write_file_at(path, text, len);
 }
 
 static int base_dir(char *buf, size_t len)
@@ -89,10 +98,13 @@ int outdir__write(const struct generated *gen, const struct source *script,
 		h = perfctr_hash__add(h, script_name, strlen(script_name) + 1);
 		h = perfctr_hash__add(h, script->text, script->len);
 	}
-	if (snprintf(out->dir, sizeof(out->dir), "%s/%016llx", base,
-		     (unsigned long long)h) >= (int)sizeof(out->dir))
+	/* stap refuses a script inside a tapset directory: keep them apart */
+	if (snprintf(out->dir, sizeof(out->dir), "%s/%016llx/tapset", base,
+		     (unsigned long long)h) >= (int)sizeof(out->dir) ||
+	    snprintf(out->script, sizeof(out->script), "%s/%016llx/%s", base,
+		     (unsigned long long)h, script ? script_name : "") >=
+	    (int)sizeof(out->script))
 		return -ENAMETOOLONG;
-	out->script[0] = '\0';
 	err = mkdir_p(out->dir);
 	if (!err)
 		err = write_file(out->dir, "perfctr_gen.stp", gen->stp.buf,
@@ -100,12 +112,10 @@ int outdir__write(const struct generated *gen, const struct source *script,
 	if (!err)
 		err = write_file(out->dir, "perfctr_gen.stpm", gen->stpm.buf,
 				 gen->stpm.len);
-	if (!err && script) {
-		snprintf(out->script, sizeof(out->script), "%s/%s", out->dir,
-			 script_name);
-		err = write_file(out->dir, script_name, script->text,
-				 script->len);
-	}
+	if (!err && script)
+		err = write_file_at(out->script, script->text, script->len);
+	if (!script)
+		out->script[0] = '\0';
 	return err;
 }
 

@@ -14,8 +14,8 @@
 #include "source.h"
 
 struct outdir {
-	char dir[PATH_MAX];		/* the -I directory */
-	char script[PATH_MAX];		/* rewritten script file, or "" */
+	char dir[PATH_MAX];		/* the -I directory: HASH/tapset */
+	char script[PATH_MAX];		/* rewritten script: HASH/NAME, or "" */
 };
 
 /* Writes gen (and the rewritten script, when given) and fills out.

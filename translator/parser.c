@@ -208,6 +208,7 @@ static int check_event(struct parser *ps, struct counter *c,
 		       const struct token *event_tok)
 {
 	struct perfctr_name name;
+	unsigned int uk;
 	char err[256];
 
 	if (!c->event[0]) {
@@ -218,15 +219,21 @@ static int check_event(struct parser *ps, struct counter *c,
 		error_at(ps, event_tok, "%s", err);
 		return -1;
 	}
-	if (name.plm && c->plm && name.plm != c->plm) {
+	uk = name.plm & PERFCTR_PLM_ALL;	/* :h only adds the hypervisor */
+	if (name.plm && !uk) {
+		error_at(ps, event_tok, "\"%s\" counts neither user nor "
+			 "kernel mode; add ':u' or ':k'", c->event);
+		return -1;
+	}
+	if (uk && c->plm && uk != c->plm) {
 		error_at(ps, event_tok,
 			 "modifier '%s' in \"%s\" contradicts '.%s'",
-			 plm_modifier(name.plm), c->event,
+			 plm_modifier(uk), c->event,
 			 c->plm == PERFCTR_PLM_USER ? "user" : "kernel");
 		return -1;
 	}
 	if (!c->plm)
-		c->plm = name.plm ? name.plm : PERFCTR_PLM_ALL;
+		c->plm = uk ? uk : PERFCTR_PLM_ALL;
 	return 0;
 }
 

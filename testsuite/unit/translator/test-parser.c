@@ -79,6 +79,8 @@ static void levels(void)
 		{ "probe perfctr.event(\"cycles:k\").kernel.counter(\"a\") {}",
 		  PERFCTR_PLM_KERNEL },
 		{ "probe perfctr.event(@1).counter(@2) {}", PERFCTR_PLM_ALL },
+		{ "probe perfctr.event(\"cycles:uh\").counter(\"a\") {}",
+		  PERFCTR_PLM_USER },
 	};
 	size_t i;
 
@@ -141,6 +143,10 @@ static const struct bad bad[] = {
 	  "event name must not be empty", "t.stp:1:21" },
 	{ "probe perfctr.event(\"cycles:u\").kernel.counter(\"c\") {}",
 	  "modifier ':u' in \"cycles:u\" contradicts '.kernel'", "t.stp:1:21" },
+	{ "probe perfctr.event(\"cycles:h\").counter(\"c\") {}",
+	  "counts neither user nor kernel mode", "t.stp:1:21" },
+	{ "probe perfctr.event(\"cycles:z\").counter(\"c\") {}",
+	  "cycles:z", "t.stp:1:21" },
 	{ "probe perfctr.event(@3).counter(\"c\") {}",
 	  "script argument @3 not given", "t.stp:1:21" },
 	{ "probe begin { x = @perfctr(c) }",

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cpus.c - the online CPUs, from SYSFS/devices/system/cpu/online, a
+ * list such as "0-3,5,7-8".
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "internal.h"
+
+#define CPU_MAX 65536	/* ids and count; the kernel's NR_CPUS is 8192 */
+
+static int cpu_number(const char **p, unsigned long *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)**p))
+		return -EINVAL;
+	errno = 0;
+	*v = strtoul(*p, &end, 10);
+	*p = end;
+	return errno || *v >= CPU_MAX ? -EINVAL : 0;
+}
+
+/* Parses the list; with cpus NULL only counts. */
+static int list_parse(const char *s, int *cpus)
+{
+	unsigned long lo, hi, last = 0;
+	int n = 0;
+
+	for (;;) {
+		if (cpu_number(&s, &lo))
+			return -EINVAL;
+		hi = lo;
+		if (*s == '-') {
+			s++;
+			if (cpu_number(&s, &hi))
+				return -EINVAL;
+		}
+		if (hi < lo || (n && lo <= last))
+			return -EINVAL;
+		for (last = hi; lo <= hi; lo++, n++)
+			if (cpus)
+				cpus[n] = lo;
+		if (*s != ',')
+			return *s ? -EINVAL : n;
+		s++;
+	}
+}
+
+int perfctr_cpus__online(const char *sysfs_root, int **cpus)
+{
+	char buf[8192];
+	int dfd, n;
+
+	*cpus = NULL;
+	dfd = open(sysfs_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	n = pc_sysfs_read(dfd, "devices/system/cpu/online", buf, sizeof(buf));
+	close(dfd);
+	if (n < 0)
+		return n == -EFBIG ? -EINVAL : n;
+	n = list_parse(buf, NULL);
+	if (n <= 0)
+		return -EINVAL;
+	*cpus = malloc(n * sizeof(**cpus));
+	if (!*cpus)
+		return -ENOMEM;
+	list_parse(buf, *cpus);
+	return n;
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * internal.h - what the files of libperfctr share with each other and
+ * with white-box unit tests; not part of the public API (libperfctr.h).
+ * Internal names are pc_<file>_<verb>.
+ */
+#ifndef PERFCTR_INTERNAL_H
+#define PERFCTR_INTERNAL_H
+
+#include <stddef.h>
+#include "libperfctr.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+struct perfctr_resolver {
+	char *sysfs_root;
+	int no_libpfm;
+	int pfm_state;		/* 0 not tried yet, 1 ready, -1 unusable */
+};
+
+/* err.c: every error message goes through here.  Writes the message
+ * (err may be NULL) and returns ret, so callers can `return pc_err(...)`. */
+int pc_err(char *err, size_t len, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Appends to a message already in err. */
+void pc_err_append(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A consumer of event names (for suggestions). */
+typedef void pc_name_fn(const char *name, void *ctx);
+
+/*
+ * Sources of events, tried in this order by the resolver.  Each resolve
+ * fills type and config*; it returns 0, -ENOENT when the name is not of
+ * its kind (err untouched), or another negative errno with err set.
+ */
+int pc_generic_resolve(const char *base, struct perfctr_encoding *enc,
+		       char *err, size_t len);
+void pc_generic_names(pc_name_fn *fn, void *ctx);
+
+int pc_raw_resolve(const char *base, struct perfctr_encoding *enc,
+		   char *err, size_t len);
+
+int pc_sysfs_resolve(const char *root, const char *base,
+		     struct perfctr_encoding *enc, char *err, size_t len);
+void pc_sysfs_names(const char *root, pc_name_fn *fn, void *ctx);
+void pc_sysfs_pmu_names(const char *root, pc_name_fn *fn, void *ctx);
+
+/* libpfm4 also sets exclude_user/kernel in enc->flags: its names carry
+ * their own level attributes (":u=0").  plm picks the default level. */
+int pc_pfm_resolve(struct perfctr_resolver *r, const char *base,
+		   unsigned int plm, struct perfctr_encoding *enc,
+		   char *err, size_t len);
+void pc_pfm_names(struct perfctr_resolver *r, pc_name_fn *fn, void *ctx);
+
+/* pmu.c: one PMU's sysfs directory: terms "event=0xc0,umask=1" mapped
+ * through its format files, aliases from its events files. */
+int pc_pmu_encode(const char *root, const char *pmu, const char *terms,
+		  struct perfctr_encoding *enc, char *err, size_t len);
+
+/* suggest.c: the nearest names to a wanted one, by edit distance. */
+#define PC_SUGGEST_N 3
+struct pc_suggest {
+	const char *want;
+	int limit;			/* largest distance worth offering */
+	int n;
+	int dist[PC_SUGGEST_N];
+	char name[PC_SUGGEST_N][PERFCTR_NAME_MAX];
+};
+void pc_suggest_init(struct pc_suggest *s, const char *want);
+void pc_suggest_add(const char *name, void *s);	/* a pc_name_fn */
+/* Appends `; did you mean "a", "b" or "c"?` (each with suffix) to err;
+ * nothing when no name was near enough. */
+void pc_suggest_append(const struct pc_suggest *s, const char *suffix,
+		       char *err, size_t len);
+int pc_suggest_distance(const char *a, const char *b);
+
+/* kv.c: "key=value;key=value" records with percent-encoded strings,
+ * described by a table of fields (the order is the format's). */
+enum pc_kv_kind {
+	PC_KV_UINT,		/* unsigned int, decimal */
+	PC_KV_STR,		/* char[size], percent-encoded, may be empty */
+	PC_KV_WORD,		/* char[size], percent-encoded, not empty */
+	PC_KV_PLM,		/* unsigned int: u, k or uk */
+	PC_KV_HASH,		/* char[17]: 16 lowercase hex digits */
+};
+struct pc_kv_field {
+	const char *key;
+	enum pc_kv_kind kind;
+	size_t off, size;
+};
+int pc_kv_format(const struct pc_kv_field *f, size_t n, const void *obj,
+		 char *buf, size_t len);
+int pc_kv_parse(const struct pc_kv_field *f, size_t n, void *obj,
+		const char *s, size_t slen, char *err, size_t errlen);
+
+/* request.c: perfctr_request__parse with a length and a reason. */
+int pc_request_parse(const char *s, size_t len, struct perfctr_request *req,
+		     char *err, size_t errlen);
+
+/* sysfs.c helpers shared with pmu.c. */
+int pc_sysfs_pmu_open(const char *root, const char *pmu);
+int pc_sysfs_read(int dirfd, const char *path, char *buf, size_t len);
+int pc_sysfs_find_event(int pmufd, const char *name, char *found,
+			size_t len);
+int pc_sysfs_name_ok(const char *name);
+
+#endif /* PERFCTR_INTERNAL_H */

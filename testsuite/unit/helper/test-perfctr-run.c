@@ -1,0 +1,327 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test-perfctr-run.c - perfctr-run in front of a fake staprun (a script
+ * that records its argv, NUL-separated): untouched pass-through for
+ * everything that is not a perfctr module load; exactly one more
+ * argument, perfctr_assign=..., for one; a refusal (exit 1, one line
+ * per problem, staprun never run) when a counter cannot be had.
+ */
+#include <errno.h>
+#include <sys/wait.h>
+#include "libperfctr.h"
+#include "tap.h"
+#include "util.h"
+
+#define HASH "0123456789abcdef"
+#define INFO "#define INFO(tag, s) static const char tag[] " \
+	"__attribute__((section(\".modinfo\"), used, aligned(1))) = s\n"
+#define TABLE(n) "INFO(t, \"perfctr_table=v=1;n=" #n ";hash=" HASH ";priv=stapusr\");\n"
+#define REQ(tag, idx, id, ev, plm, line) \
+	"INFO(" tag ", \"perfctr_req=idx=" #idx ";id=" id ";event=" ev \
+	";plm=" plm ";src=x.stp:" #line ":22\");\n"
+
+static const struct {
+	const char *name, *source;
+} modules[] = {
+	{ "plain.ko", INFO "INFO(l, \"license=GPL\");\n" },
+	{ "sw.ko", INFO TABLE(2) REQ("a", 0, "tc", "task-clock", "uk", 3)
+		   REQ("b", 1, "pf", "page-faults", "u", 4) },
+	{ "cycles.ko", INFO TABLE(1) REQ("a", 0, "c", "cycles", "uk", 3) },
+	{ "typo.ko", INFO TABLE(1) REQ("a", 0, "c", "cylces", "uk", 3) },
+	{ "corrupt.ko", INFO TABLE(1) REQ("a", 1, "c", "cycles", "uk", 3) },
+	{ "mixed.ko", INFO TABLE(4) REQ("a", 0, "tc", "task-clock", "uk", 3)
+		      REQ("b", 1, "c", "cylces", "uk", 4)
+		      REQ("c", 3, "d", "cycles", "k", 5) },
+	{ "empty.ko", INFO TABLE(1) },
+	{ "sysfs.ko", INFO TABLE(1) REQ("a", 0, "cs", "my-cs", "uk", 3) },
+};
+
+static const char *fake, *out, *fds, *errfile;
+static int as_nobody;		/* run perfctr-run as user nobody */
+
+/* Runs perfctr-run with args and env ("NAME=value", NULL-ended lists);
+ * returns its exit status, or -1 if it did not exit. */
+static int run(const char *const *args, const char *const *env)
+{
+	const char *argv[128];
+	int i, status, fd;
+	pid_t pid;
+
+	argv[0] = PERFCTR_RUN;
+	for (i = 0; args[i]; i++)
+		argv[i + 1] = args[i];
+	argv[i + 1] = NULL;
+	unlink(out);
+	unlink(fds);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		setenv("STAP_PERFCTR_STAPRUN", fake, 1);
+		setenv("FAKE_OUT", out, 1);
+		unsetenv("PERFCTR_SYSFS_ROOT");
+		for (i = 0; env && env[i]; i++)
+			putenv((char *)env[i]);
+		fd = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd < 0 || dup2(fd, 2) < 0)
+			_exit(98);
+		close(fd);
+		if (as_nobody && (setgid(65534) || setuid(65534)))
+			_exit(96);
+		execv(PERFCTR_RUN, (char **)argv);
+		_exit(97);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		test_die("fork");
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* What the fake staprun was given: its path, then args, then extra. */
+static void expect_argv(const char *what, const char *const *args, const char *extra)
+{
+	char want[16384], *got;
+	size_t n = 0, len = 0, l;
+	int i;
+
+	memcpy(want, fake, strlen(fake) + 1);
+	n = strlen(fake) + 1;
+	for (i = 0; args[i]; i++) {
+		l = strlen(args[i]) + 1;
+		memcpy(want + n, args[i], l);
+		n += l;
+	}
+	if (extra) {
+		memcpy(want + n, extra, strlen(extra) + 1);
+		n += strlen(extra) + 1;
+	}
+	got = test_read(out, &len);
+	ok(got && len == n && !memcmp(got, want, n), "%s: staprun got %s", what,
+	   extra ? "the arguments plus perfctr_assign" : "the identical arguments");
+	if (got && (len != n || memcmp(got, want, n))) {
+		for (l = 0; l < len; l += strlen(got + l) + 1)
+			printf("#   got arg \"%s\"\n", got + l);
+		if (extra)
+			printf("#   want last \"%s\"\n", extra);
+	}
+	free(got);
+}
+
+static char *stderr_text(void)
+{
+	char *s = test_read(errfile, NULL);
+
+	return s ? s : strdup("");
+}
+
+static void expect_refusal(const char *what, const char *const *args,
+			   const char *const *env, const char *msg)
+{
+	char *err;
+	int status = run(args, env);
+
+	is_int(status, 1, "%s: exit status 1", what);
+	ok(access(out, F_OK) != 0, "%s: staprun never ran", what);
+	err = stderr_text();
+	like(err, msg, "%s: message", what);
+	free(err);
+}
+
+static void pass_through(void)
+{
+	const char *plain = test_path("plain.ko"), *sw = test_path("sw.ko");
+	const char *a1[] = { "-v", "-o", "my out", "-x", "123", plain, "a=1",
+			     "b=two words", "-c", "ls -l", "w=\xff\n", NULL };
+	const char *a2[] = { "-A", sw, NULL };
+	const char *a3[] = { "-d", sw, NULL };
+	const char *a4[] = { "-V", NULL };
+	const char *a5[] = { NULL };
+	const char *a6[] = { "stap_no_such_module_xyz", "x=1", NULL };
+	const char *a7[] = { "/nonexistent/x.ko", NULL };
+	const char *a8[] = { "-Q", sw, NULL };
+	const char *a9[] = { "-h", NULL };
+	const char *a10[] = { "-L", "-A", sw, NULL };
+	const char *a11[] = { "-u", "--", test_path("text.ko"), NULL };
+	const struct {
+		const char *what;
+		const char *const *args;
+	} cases[] = {
+		{ "a module without a table", a1 },
+		{ "-A (attach: loaded already)", a2 },
+		{ "-d (delete)", a3 },
+		{ "-V", a4 },
+		{ "no arguments", a5 },
+		{ "a module name that is not installed", a6 },
+		{ "a path that does not exist", a7 },
+		{ "an option staprun does not know", a8 },
+		{ "-h", a9 },
+		{ "-L with -A", a10 },
+		{ "a file that is not ELF", a11 },
+	};
+	size_t i;
+
+	test_write("text.ko", "not an ELF file\n");
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		is_int(run(cases[i].args, NULL), 0, "%s: runs staprun", cases[i].what);
+		expect_argv(cases[i].what, cases[i].args, NULL);
+	}
+}
+
+static void assignments(void)
+{
+	const char *sw = test_path("sw.ko");
+	const char *a1[] = { "-u", "-o", "o", sw, "g=1", NULL };
+	const char *a2[] = { sw, "g=1", "-v", NULL };	/* options after: GNU getopt permutes */
+	const char *a3[] = { "-L", test_path("empty.ko"), NULL };
+	const char *a4[] = { test_path("sysfs.ko"), NULL };
+	const char *sysfs_env[] = { NULL, NULL };
+	char env0[600], *fds0, *fds1, *err;
+
+	is_int(run(a1, NULL), 0, "software events: staprun runs");
+	expect_argv("software events", a1,
+		    "perfctr_assign=" HASH ";0,1,1,0,0,0;1,1,2,0,0,6");
+	fds0 = test_read(fds, NULL);
+	ok(fds0 && !strstr(fds0, "perf_event"), "no perf_event descriptor reaches staprun");
+
+	is_int(run(a2, NULL), 0, "options after the module: staprun runs");
+	expect_argv("options after the module", a2,
+		    "perfctr_assign=" HASH ";0,1,1,0,0,0;1,1,2,0,0,6");
+	err = stderr_text();
+	like(err, "perfctr-run: counter \"pf\": event \"page-faults\" is type 1 config 0x2",
+	     "-v: each counter's encoding on stderr");
+	free(err);
+
+	run((const char *[]){ test_path("plain.ko"), NULL }, NULL);
+	fds1 = test_read(fds, NULL);
+	is_str(fds0, fds1, "staprun gets the same descriptors as in a pass-through");
+	free(fds0);
+	free(fds1);
+
+	is_int(run(a3, NULL), 0, "a table with no counter present (-L)");
+	expect_argv("no counter present", a3, "perfctr_assign=" HASH);
+
+	/* A sysfs PMU from PERFCTR_SYSFS_ROOT; its CPU list too. */
+	test_write("sys/bus/event_source/devices/software/type", "1\n");
+	test_write("sys/bus/event_source/devices/software/events/my-cs", "config=3\n");
+	test_write("sys/devices/system/cpu/online", "0\n");
+	snprintf(env0, sizeof(env0), "PERFCTR_SYSFS_ROOT=%s", test_path("sys"));
+	sysfs_env[0] = env0;
+	is_int(run(a4, sysfs_env), 0, "an event from the sysfs root given");
+	expect_argv("PERFCTR_SYSFS_ROOT", a4, "perfctr_assign=" HASH ";0,1,3,0,0,0");
+}
+
+static void refusals(void)
+{
+	const char *self[] = { "STAP_PERFCTR_STAPRUN=" PERFCTR_RUN, NULL };
+	const char *missing[] = { "STAP_PERFCTR_STAPRUN=/nonexistent/staprun", NULL };
+	const char *many[70];
+	char env0[600];
+	const char *cpus[] = { env0, NULL };
+	int i;
+
+	expect_refusal("cycles, no PMU here",
+		       (const char *[]){ test_path("cycles.ko"), NULL }, NULL,
+		       "perfctr-run: x.stp:3:22: counter \"c\": event \"cycles\" cannot be counted on CPU 0: the kernel has no such event on this machine\n");
+	expect_refusal("a misspelled event",
+		       (const char *[]){ test_path("typo.ko"), NULL }, NULL,
+		       "perfctr-run: x.stp:3:22: counter \"c\": unknown event \"cylces\"; did you mean \"cycles\"?\n");
+	expect_refusal("a corrupt table",
+		       (const char *[]){ test_path("corrupt.ko"), NULL }, NULL,
+		       "corrupt.ko: counter \"c\" has index 1, but the table declares 1\n");
+	expect_refusal("two bad counters and a good one",
+		       (const char *[]){ test_path("mixed.ko"), NULL }, NULL,
+		       "perfctr-run: x.stp:4:22: counter \"c\": unknown event \"cylces\"; did you mean \"cycles\"?\n"
+		       "perfctr-run: x.stp:5:22: counter \"d\": event \"cycles\" cannot be counted on CPU 0");
+	expect_refusal("itself as staprun",
+		       (const char *[]){ test_path("sw.ko"), NULL }, self,
+		       "is perfctr-run itself");
+	expect_refusal("a staprun that is not there",
+		       (const char *[]){ test_path("plain.ko"), NULL }, missing,
+		       "perfctr-run: cannot run /nonexistent/staprun: No such file or directory");
+
+	/* staprun keeps 63 module options: ours must be one of them. */
+	many[0] = test_path("sw.ko");
+	for (i = 1; i <= 63; i++)
+		many[i] = "x=1";
+	many[64] = NULL;
+	expect_refusal("63 module options already", many, NULL,
+		       "63 module options: staprun passes at most 63");
+	many[63] = NULL;
+	is_int(run(many, NULL), 0, "62 module options: room for ours");
+
+	test_write("cpus/devices/system/cpu/online", "0,4095\n");
+	snprintf(env0, sizeof(env0), "PERFCTR_SYSFS_ROOT=%s", test_path("cpus"));
+	expect_refusal("an online CPU the kernel does not have",
+		       (const char *[]){ test_path("sw.ko"), NULL }, cpus,
+		       "event \"task-clock\" cannot be counted on CPU 4095");
+	snprintf(env0, sizeof(env0), "PERFCTR_SYSFS_ROOT=%s", test_path("nowhere"));
+	expect_refusal("no online CPU list",
+		       (const char *[]){ test_path("sw.ko"), NULL }, cpus,
+		       "cannot read the online CPUs under");
+}
+
+/* Debian's perf_event_paranoid keeps users from CPU-wide counters. */
+static void unprivileged(void)
+{
+	const char *sw = test_path("sw.ko"), *hidden = test_path("hidden.ko");
+	const char *a1[] = { sw, NULL }, *a2[] = { hidden, "x=1", NULL };
+	char want[128], *p = test_read("/proc/sys/kernel/perf_event_paranoid", NULL), *err;
+
+	if (chmod(test_dir, 0777))
+		test_die("chmod");
+	as_nobody = 1;
+	if (p && atoi(p) > 0) {
+		snprintf(want, sizeof(want),
+			 "cannot be counted on CPU 0: permission denied: "
+			 "/proc/sys/kernel/perf_event_paranoid is %d", atoi(p));
+		expect_refusal("as nobody", a1, NULL, want);
+	} else {
+		tap_ok(1, "# SKIP as nobody: perf_event_paranoid allows CPU-wide counters");
+	}
+	free(p);
+	/* A module nobody cannot read: staprun (setuid) might. */
+	test_compile("hidden.ko", modules[1].source);
+	if (chmod(hidden, 0600))
+		test_die("chmod");
+	is_int(run(a2, NULL), 0, "as nobody, an unreadable module: staprun runs");
+	expect_argv("an unreadable module", a2, NULL);
+	err = stderr_text();
+	like(err, "perfctr-run: warning: ", "and a warning says it was not checked");
+	like(err, "Permission denied", "and why");
+	free(err);
+	as_nobody = 0;
+}
+
+int main(void)
+{
+	size_t i;
+
+	test_mkdtemp();
+	fake = strdup(test_path("fake-staprun"));
+	out = strdup(test_path("out"));
+	fds = strdup(test_path("out.fds"));
+	errfile = strdup(test_path("stderr"));
+	test_write("fake-staprun",
+		   "#!/bin/sh\n"
+		   "printf '%s\\0' \"$0\" \"$@\" > \"$FAKE_OUT\"\n"
+		   "for f in /proc/$$/fd/*; do\n"
+		   "  echo \"${f##*/} $(readlink \"$f\" | sed 's/:\\[.*//')\"\n"
+		   "done > \"$FAKE_OUT.fds\"\n");
+	if (chmod(fake, 0755))
+		test_die("chmod");
+	for (i = 0; i < sizeof(modules) / sizeof(modules[0]); i++)
+		if (test_compile(modules[i].name, modules[i].source))
+			test_die(modules[i].name);
+	pass_through();
+	if (geteuid() == 0) {
+		assignments();
+		refusals();
+		unprivileged();
+	} else {
+		tap_ok(1, "# SKIP the rest opens CPU-wide counters and changes user: needs root");
+	}
+	test_cleanup();
+	free((char *)fake);
+	free((char *)out);
+	free((char *)fds);
+	free((char *)errfile);
+	return tap_done();
+}
