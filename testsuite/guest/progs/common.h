@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * common.h - shared by the guest test programs (testsuite/guest/progs).
+ *
+ * Markers.  Each program brackets the work it measures with two markers.
+ * A marker is a call of guest_marker(), which makes one getppid() system
+ * call, so a script can catch it without debuginfo, in the kernel:
+ *
+ *   probe kprobe.function("__x64_sys_getppid") { ... }   (x86_64)
+ *   probe kprobe.function("__arm64_sys_getppid") { ... } (arm64)
+ *
+ * filtered on pid() == target() (the -c command) or on execname(); or in
+ * the program (linked static, built with -g, same path in host and guest):
+ *
+ *   probe process("PATH").function("guest_marker") { ... $which ... }
+ *
+ * Each task makes exactly two markers, the first with which = 0 (start)
+ * and the last with which = 1 (end), and no other getppid() call: a
+ * counter read at the first and at the second hit of the same tid() gives
+ * the delta over the work alone.  Programs print one summary line to stdout.
+ */
+#ifndef GUEST_PROGS_COMMON_H
+#define GUEST_PROGS_COMMON_H
+
+enum { MARK_START = 0, MARK_END = 1 };
+
+/* Mark the start (0) or the end (1) of the measured work: one getppid(). */
+void guest_marker(int which);
+
+/* Pin the calling task (and the children it forks later) to one CPU. */
+void guest_pin_cpu(int cpu);
+
+/* Parse ARG as a count >= MIN; exit with a usage message naming PROG and
+ * USAGE if it is not one. */
+long guest_count_arg(const char *prog, const char *usage, const char *arg,
+		     long min);
+
+/* Print "PROG: MESSAGE: strerror" and exit 1. */
+void guest_fail(const char *prog, const char *what);
+
+#endif

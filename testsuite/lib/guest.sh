@@ -1,0 +1,266 @@
+# guest.sh - the guest machinery (sourced, bash; after common.sh and
+# arch.sh): test programs, the initramfs, jobs, booting QEMU and reading the
+# results back.  A run goes:
+#
+#   guest_build_progs                     static programs, same path in guest
+#   work=$(guest_work_new NAME)           a private work dir (caller removes)
+#   guest_job_add "$work" JOB SECS CMD... one per command, run in order
+#   guest_module_add "$work" X.ko         modules land in the guest's /stap
+#   guest_boot "$work"                    initrd = cached base + the jobs
+#   guest_job_output "$work" JOB          what the job printed
+#   guest_job_status "$work" JOB          "status=N timeout=0|1 seconds=S"
+#
+# Caches, all under $ARCH_DIR: progs/, initramfs/base.cpio, stapdir/ (the
+# stap cache, SYSTEMTAP_DIR), tmp/ (work dirs and stap's TMPDIR).
+# shellcheck shell=bash
+# shellcheck disable=SC2154 # top_srcdir, top_builddir, ARCH_*: common.sh, arch.sh
+
+GUEST_LIB=$top_srcdir/testsuite/lib
+GUEST_MEM=${GUEST_MEM:-1024}
+GUEST_SMP=${GUEST_SMP:-2}
+GUEST_BOOT_SECS=${GUEST_BOOT_SECS:-60}	# boot + power off, beyond the jobs
+# what must not appear in the guest kernel's log
+GUEST_KERNEL_BAD_RE='(BUG|WARNING)[: ]|sleeping function called|Oops|general protection|soft lockup|hard LOCKUP|blocked for more than|Kernel panic'
+
+# guest_stap_env: the stap cache and temporary files inside the build tree.
+guest_stap_env() {
+	export SYSTEMTAP_DIR=$ARCH_DIR/stapdir
+	export TMPDIR=$ARCH_DIR/tmp
+	mkdir -p "$SYSTEMTAP_DIR" "$TMPDIR"
+}
+
+# --------------------------------------------------------- test programs
+
+GUEST_PROGS_SRC=$top_srcdir/testsuite/guest/progs
+GUEST_HELPER=$top_builddir/helper/perfctr-run
+
+# guest_progs_dir: where the programs live, on the host and in the guest.
+guest_progs_dir() {
+	echo "$ARCH_DIR/progs"
+}
+
+# guest_build_progs: build every progs/NAME.c (with the shared common.c)
+# that is out of date.  Static, so the guest needs no libraries for them.
+guest_build_progs() {
+	local dir src name out
+	dir=$(guest_progs_dir)
+	mkdir -p "$dir"
+	for src in "$GUEST_PROGS_SRC"/*.c; do
+		name=$(basename "$src" .c)
+		[ "$name" = common ] && continue
+		out=$dir/$name
+		newer_than "$out" "$src" "$GUEST_PROGS_SRC/common.c" \
+			"$GUEST_PROGS_SRC/common.h" || continue
+		vlog "building $out"
+		"$ARCH_CC" -static -O2 -g -Wall -Wextra -o "$out.tmp" \
+			"$src" "$GUEST_PROGS_SRC/common.c" ||
+			die "cannot build the guest program $name"
+		mv "$out.tmp" "$out"
+	done
+}
+
+# -------------------------------------------------------------- initramfs
+
+# guest_runner: the program that loads modules in the guest: our helper
+# when it has been built, else staprun (the helper execs staprun anyway for
+# modules without counters).
+guest_runner() {
+	if [ -x "$GUEST_HELPER" ]; then
+		echo /usr/bin/perfctr-run
+	else
+		echo /usr/bin/staprun
+	fi
+}
+
+# guest_stapio: staprun execs stapio from its libexec directory.
+guest_stapio() {
+	local d
+	for d in "$(dirname "$REAL_STAPRUN")/../lib/systemtap" \
+		"$(dirname "$REAL_STAPRUN")/../libexec/systemtap"; do
+		[ -x "$d/stapio" ] && { readlink -f "$d/stapio"; return; }
+	done
+	die "no stapio next to $REAL_STAPRUN"
+}
+
+# guest_base_files: "HOST-PATH GUEST-PATH" for each file of the base image.
+guest_base_files() {
+	local f bin stapio progs
+	stapio=$(guest_stapio)
+	echo "$GUEST_LIB/guest-init /init"
+	echo "$BUSYBOX /bin/busybox"
+	echo "$REAL_STAPRUN /usr/bin/staprun"
+	echo "$stapio ${stapio#"${ARCH_SYSROOT%/}"}"
+	bin=("$REAL_STAPRUN" "$stapio")
+	if [ -x "$GUEST_HELPER" ]; then
+		echo "$GUEST_HELPER /usr/bin/perfctr-run"
+		bin+=("$GUEST_HELPER")
+	fi
+	for f in $(arch_libs "${bin[@]}"); do
+		echo "$f ${f#"${ARCH_SYSROOT%/}"}"
+	done
+	progs=$(guest_progs_dir)
+	for f in "$progs"/*; do
+		[ -x "$f" ] && echo "$f $f"
+	done
+}
+
+# guest_cpio DIR OUT: pack DIR as an uncompressed newc archive (the kernel
+# unpacks that fastest; the files stay on this machine).
+guest_cpio() {
+	(cd "$1" && find . -print | LC_ALL=C sort |
+		cpio -o -H newc -R 0:0 --quiet) >"$2.tmp"
+	mv "$2.tmp" "$2"
+}
+
+# guest_make_base: (re)build $ARCH_DIR/initramfs/base.cpio when any of its
+# files changed.  Call under the arch lock.
+guest_make_base() {
+	local base=$ARCH_DIR/initramfs/base.cpio list stage host dest
+	list=$(guest_base_files)
+	mkdir -p "$ARCH_DIR/initramfs"
+	# shellcheck disable=SC2046 # one word per path: build paths have no spaces
+	if [ -f "$base.list" ] && [ "$list" = "$(cat "$base.list")" ] &&
+		! newer_than "$base" $(cut -d' ' -f1 <<<"$list"); then
+		return 0
+	fi
+	vlog "building $base"
+	stage=$ARCH_DIR/initramfs/base.d
+	rm -rf "$stage"
+	mkdir -p "$stage"/{proc,sys,dev,tmp,root,stap,jobs,etc}
+	while read -r host dest; do
+		mkdir -p "$stage$(dirname "$dest")"
+		cp -L "$host" "$stage$dest"
+	done <<<"$list"
+	chmod 755 "$stage/init"
+	guest_cpio "$stage" "$base"
+	echo "$list" >"$base.list"
+	rm -rf "$stage"
+}
+
+# guest_prepare: everything a boot needs that is shared between runs.
+guest_prepare() {
+	[ -x "$BUSYBOX" ] || die "no busybox (apt-get install busybox-static)"
+	command -v "$ARCH_QEMU" >/dev/null || die "no $ARCH_QEMU"
+	[ -r "$ARCH_VMLINUZ" ] || die "no kernel image $ARCH_VMLINUZ"
+	with_lock "$ARCH_DIR/lock" guest_prepare_locked
+}
+
+guest_prepare_locked() {
+	guest_build_progs
+	guest_make_base
+}
+
+# ----------------------------------------------------------------- jobs
+
+# guest_work_new NAME: a fresh work dir for one boot, under $ARCH_DIR/tmp
+# (the caller removes it).  Prints its path.
+guest_work_new() {
+	local w
+	mkdir -p "$ARCH_DIR/tmp"
+	w=$(mktemp -d "$ARCH_DIR/tmp/$1.XXXXXX")
+	mkdir -p "$w/root/jobs" "$w/root/stap"
+	: >"$w/root/jobs/list"
+	echo "$w"
+}
+
+# guest_job_add WORK JOB SECS CMD...: run CMD (words, quoted for the guest
+# shell) as job JOB with a limit of SECS seconds.
+guest_job_add() {
+	local w=$1 job=$2 secs=$3
+	shift 3
+	[[ $job =~ ^[A-Za-z0-9_.-]+$ ]] || die "bad job name '$job'"
+	[ "$job" != dmesg ] || die "job name 'dmesg' is reserved"
+	printf 'exec %s\n' "$(shjoin "$@")" >"$w/root/jobs/$job.sh"
+	echo "$job $secs" >>"$w/root/jobs/list"
+}
+
+# guest_module_add WORK KO: copy a module into the guest's /stap.
+guest_module_add() {
+	cp "$2" "$1/root/stap/"
+}
+
+# guest_jobs_secs WORK: the sum of the job limits (for the QEMU timeout).
+guest_jobs_secs() {
+	awk '{ s += $2 } END { print s + 0 }' "$1/root/jobs/list"
+}
+
+# ----------------------------------------------------------------- boot
+
+# guest_boot WORK: boot the guest with WORK's jobs; the boot log goes to
+# WORK/console.log, the result port to WORK/results.log, then the results
+# are split per job.  Returns non-zero if the guest did not finish (hang,
+# panic, QEMU timeout); the jobs it did finish are still split.
+guest_boot() {
+	local w=$1 limit rc=0 t0
+	limit=$(($(guest_jobs_secs "$w") + GUEST_BOOT_SECS))
+	guest_cpio "$w/root" "$w/jobs.cpio"
+	cat "$ARCH_DIR/initramfs/base.cpio" "$w/jobs.cpio" >"$w/initrd.cpio"
+	rm -f "$w/jobs.cpio"
+	t0=$(now)
+	timeout --kill-after=5 "$limit" "$ARCH_QEMU" "${ARCH_QEMU_ARGS[@]}" \
+		-m "$GUEST_MEM" -smp "$GUEST_SMP" \
+		-nodefaults -display none -no-reboot \
+		-serial "file:$w/console.log" -serial "file:$w/results.log" \
+		-kernel "$ARCH_VMLINUZ" -initrd "$w/initrd.cpio" \
+		-append "console=$ARCH_CONSOLE quiet panic=-1 $ARCH_APPEND guest_out=$ARCH_OUT_TTY" \
+		</dev/null >"$w/qemu.log" 2>&1 || rc=$?
+	rm -f "$w/initrd.cpio"
+	touch "$w/console.log" "$w/results.log"	# QEMU may not have started
+	GUEST_BOOT_WALL=$(elapsed "$t0")
+	vlog "guest ran ${GUEST_BOOT_WALL}s (limit ${limit}s)"
+	guest_split_results "$w"
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		log "the guest did not finish within ${limit}s"
+		return 1
+	elif ! grep -q '^### guest-done' "$w/results.log"; then
+		log "the guest stopped before its last job"
+		[ -s "$w/qemu.log" ] && sed 's/^/  qemu: /' "$w/qemu.log" >&2
+		return 1
+	fi
+	return 0
+}
+
+# guest_split_results WORK: WORK/results.log -> WORK/out/JOB (output) and
+# WORK/out/JOB.status (the end marker's fields; absent if the job never
+# ended: the guest died or hung while it ran).
+guest_split_results() {
+	local w=$1
+	rm -rf "$w/out"
+	mkdir -p "$w/out"
+	tr -d '\r' <"$w/results.log" | awk -v dir="$w/out" '
+		function close_job() { if (file != "") close(file); file = "" }
+		/^### guest-job-begin / { close_job(); file = dir "/" $3; printf "" >file; next }
+		{
+			i = index($0, "### guest-job-end ")
+			if (i == 0) { if (file != "") print >file; next }
+			if (i > 1 && file != "") printf "%s", substr($0, 1, i - 1) >file
+			split(substr($0, i), f, " ")
+			st = dir "/" f[3] ".status"
+			print f[4], f[5], f[6] >st
+			close(st)
+			close_job()
+		}
+	'
+}
+
+# guest_kernel_reports WORK: the kernel's complaints during the boot (and a
+# few lines after each), from its log, else from the console.
+guest_kernel_reports() {
+	local log=$1/out/dmesg
+	[ -f "$log" ] || log=$1/console.log
+	tr -d '\r' <"$log" | { grep -E -A3 -- "$GUEST_KERNEL_BAD_RE" || true; }
+}
+
+guest_job_output() {
+	cat "$1/out/$2" 2>/dev/null || true
+}
+
+guest_job_status() {
+	cat "$1/out/$2.status" 2>/dev/null || true
+}
+
+# guest_job_field WORK JOB FIELD: one value of the end marker (status,
+# timeout, seconds); empty when the job never ended.
+guest_job_field() {
+	guest_job_status "$1" "$2" | tr ' ' '\n' | sed -n "s/^$3=//p"
+}
