@@ -10,3 +10,7 @@ testsuite_unit_runtime_test_assign_SOURCES = \
 testsuite_unit_runtime_test_assign_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/runtime -I$(top_srcdir)/testsuite/unit/runtime \
 	-I$(top_srcdir)/testsuite/lib
+
+# The static check that proves reads cannot sleep (testsuite/lib/check-read-path)
+TESTS += testsuite/unit/runtime/read-path.test
+EXTRA_DIST += testsuite/unit/runtime/read-path.test testsuite/lib/check-read-path

@@ -15,6 +15,7 @@
 #   ARCH_STAP_OPTS       stap options that select the architecture
 #   ARCH_SYSROOT         where the guest's staprun, stapio, libraries are
 #   ARCH_SYSCALL_PREFIX  prefix of syscall entry symbols (__x64_sys_getppid)
+#   ARCH_OBJDUMP         objdump that reads this architecture's modules
 # Only x86_64 is built today; arm64 (qemu-system-aarch64 -M virt, a
 # cross-built module, an arm64 sysroot, see shared/reference/e2e/
 # run-e2e-arm64.sh) gets its own case here and in arch_libs.
@@ -39,6 +40,7 @@ arch_setup() {
 		ARCH_STAP_OPTS=()
 		ARCH_SYSROOT=/
 		ARCH_SYSCALL_PREFIX=__x64_sys_
+		ARCH_OBJDUMP=objdump
 		;;
 	*)
 		die "architecture '$ARCH' is not supported (yet): x86_64"
