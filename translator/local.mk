@@ -27,15 +27,21 @@ translator_stap_perfctr_LDADD = translator/libtranslator.a helper/libperfctr.a \
 	$(PFM_LIBS) $(ELF_LIBS)
 
 # Our `stap`, for users who put our bindir first in PATH.  Never over the
-# real one: refuse when bindir/stap exists and is not our link.
+# real one: when bindir/stap exists and is not our link, or bindir is where
+# the real stap lives (a package staged with DESTDIR), install no link and
+# say so; stap-perfctr works the same by its own name.
 install-exec-hook: install-stap-link
 install-stap-link:
 	@t='$(DESTDIR)$(bindir)/stap'; \
 	if test -e "$$t" && test "$$(readlink "$$t")" != stap-perfctr; then \
-	  echo "error: $$t exists and is not stap-perfctr's link; choose another --prefix" >&2; \
-	  exit 1; \
-	fi; \
-	rm -f "$$t" && $(LN_S) stap-perfctr "$$t"
+	  echo "NOTE: $$t exists and is not stap-perfctr's link (the real stap?):" \
+	       "not installing the stap link; run stap-perfctr by name." >&2; \
+	elif test "$$(readlink -f '$(bindir)/stap')" = '$(REAL_STAP)'; then \
+	  echo "NOTE: $(bindir) holds the real stap: not installing the stap link;" \
+	       "run stap-perfctr by name." >&2; \
+	else \
+	  rm -f "$$t" && $(LN_S) stap-perfctr "$$t"; \
+	fi
 uninstall-local: uninstall-stap-link
 uninstall-stap-link:
 	@t='$(DESTDIR)$(bindir)/stap'; \
@@ -71,3 +77,10 @@ EXTRA_DIST += testsuite/unit/translator/frontend.test
 # Never break stap: Debian's example scripts through us and through stap.
 TESTS += testsuite/passthrough/doc-examples.test
 EXTRA_DIST += testsuite/passthrough/doc-examples.test
+
+# make install never puts our link over the real stap.
+TESTS += testsuite/unit/install.test
+EXTRA_DIST += testsuite/unit/install.test
+print-bindir:
+	@echo '$(bindir)'
+.PHONY: print-bindir
