@@ -108,6 +108,14 @@ static int put_value(struct out *o, const struct pc_kv_field *f,
 	return -EINVAL;
 }
 
+/* An optional field at its default is left out (old readers, short
+ * strings). */
+static int is_default(const struct pc_kv_field *f, const void *obj)
+{
+	return f->optional &&
+	       *(const unsigned int *)((const char *)obj + f->off) == 0;
+}
+
 int pc_kv_format(const struct pc_kv_field *f, size_t n, const void *obj,
 		 char *buf, size_t len)
 {
@@ -116,7 +124,9 @@ int pc_kv_format(const struct pc_kv_field *f, size_t n, const void *obj,
 	int ret;
 
 	for (i = 0; i < n; i++) {
-		if (i)
+		if (is_default(&f[i], obj))
+			continue;
+		if (o.used)
 			put(&o, ";", 1);
 		put(&o, f[i].key, strlen(f[i].key));
 		put(&o, "=", 1);
@@ -238,10 +248,13 @@ int pc_kv_parse(const struct pc_kv_field *f, size_t n, void *obj,
 	for (i = 0; i < n; i++) {
 		k = strlen(f[i].key);
 		if ((size_t)(end - p) < k + 1 || memcmp(p, f[i].key, k) ||
-		    p[k] != '=')
+		    p[k] != '=') {
+			if (f[i].optional)
+				continue;	/* stays 0 */
 			return pc_err(err, errlen, -EINVAL,
 				      "field \"%s\" missing or out of order",
 				      f[i].key);
+		}
 		p += k + 1;
 		vend = memchr(p, ';', end - p);
 		if (!vend)
@@ -249,8 +262,10 @@ int pc_kv_parse(const struct pc_kv_field *f, size_t n, void *obj,
 		ret = get_value(&f[i], obj, p, vend - p, err, errlen);
 		if (ret)
 			return ret;
-		p = vend + (vend < end && i + 1 < n);
+		p = vend + (vend < end);
 	}
+	if (p > s && p == end && end[-1] == ';')
+		return pc_err(err, errlen, -EINVAL, "trailing ';'");
 	if (p != end)
 		return pc_err(err, errlen, -EINVAL,
 			      "unexpected data after field \"%s\"", f[n - 1].key);

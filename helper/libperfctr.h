@@ -57,6 +57,7 @@ struct perfctr_request {
 	char event[PERFCTR_NAME_MAX];
 	unsigned int plm;		/* enum perfctr_plm */
 	char src[PERFCTR_SRC_MAX];	/* "file:line:col" of the clause */
+	unsigned int mux;		/* .multiplex: time-shared, scaled */
 };
 
 /* Longest perfctr_req value, with every byte of the strings escaped. */
@@ -104,6 +105,9 @@ void perfctr_modtab__free(struct perfctr_modtab *tab);
 #define PERFCTR_F_EXCLUDE_USER   0x1u
 #define PERFCTR_F_EXCLUDE_KERNEL 0x2u
 #define PERFCTR_F_EXCLUDE_HV     0x4u
+/* Not pinned: the counter time-shares the PMU and reads are scaled
+ * estimates.  Set from the request's mux, never by resolution. */
+#define PERFCTR_F_MULTIPLEX      0x8u
 
 /* What the module needs to create a counter (a perf_event_attr subset). */
 struct perfctr_encoding {
@@ -176,6 +180,10 @@ void perfctr_trial__explain(int err, char *buf, size_t len);
  * of CPUs with their ids in *cpus (malloc'd, ascending), or -ENOENT,
  * -EINVAL (malformed), -ENOMEM. */
 int perfctr_cpus__online(const char *sysfs_root, int **cpus);
+
+/* Does the kernel's NMI watchdog hold a counter on every CPU
+ * (/proc/sys/kernel/nmi_watchdog is 1)?  1, 0, or 0 when unknown. */
+int perfctr_watchdog__holds_counter(void);
 
 /* ------------------------------------------------------------- utilities */
 

@@ -6,7 +6,8 @@ helper_libperfctr_a_SOURCES = \
 	helper/err.c helper/name.c helper/generic.c helper/raw.c \
 	helper/sysfs.c helper/pmu.c helper/pfm.c helper/suggest.c \
 	helper/resolve.c helper/kv.c helper/request.c helper/hash.c \
-	helper/modtab.c helper/assign.c helper/trial.c helper/cpus.c
+	helper/modtab.c helper/assign.c helper/trial.c helper/cpus.c \
+	helper/watchdog.c
 
 bin_PROGRAMS += helper/perfctr-run
 helper_perfctr_run_SOURCES = helper/perfctr-run.c

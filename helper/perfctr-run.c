@@ -195,7 +195,30 @@ static void resolve_all(struct plan *p, struct perfctr_resolver *r)
 		if (perfctr_resolver__resolve(r, req->event, req->plm,
 					      &p->enc[i], err, sizeof(err)))
 			fail(p, i, err);
+		else if (req->mux)
+			p->enc[i].flags |= PERFCTR_F_MULTIPLEX;
 	}
+}
+
+/* Why an event does not fit: what else wants the counters. */
+static void explain_no_room(const struct plan *p, unsigned int k,
+			    char *buf, size_t len)
+{
+	size_t n = 0;
+	unsigned int i;
+
+	n += snprintf(buf, len, "it does not fit: the PMU has no free counter "
+		      "for it next to this script's other pinned events (");
+	for (i = 0; i < k && n < len; i++)
+		if (!(p->set[i].flags & PERFCTR_F_MULTIPLEX))
+			n += snprintf(buf + n, len - n, "%s\"%s\"", i ? ", " : "",
+				      p->tab->reqs[p->set_idx[i]].event);
+	if (n < len)
+		n += snprintf(buf + n, len - n, ")%s; add .multiplex to the "
+			      "probe point to time-share counters, with scaled "
+			      "counts", perfctr_watchdog__holds_counter() ?
+			      "; kernel.nmi_watchdog is 1: the NMI watchdog "
+			      "may hold one counter per CPU" : "");
 }
 
 /* Opens the resolved requests together on one CPU; reports (once per
@@ -215,7 +238,10 @@ static void trial_cpu(struct plan *p, int cpu)
 	for (i = 0; i < k; i++) {
 		if (!p->res[i])
 			continue;
-		perfctr_trial__explain(p->res[i], why, sizeof(why));
+		if (p->res[i] == -ENOSPC)
+			explain_no_room(p, k, why, sizeof(why));
+		else
+			perfctr_trial__explain(p->res[i], why, sizeof(why));
 		snprintf(msg, sizeof(msg),
 			 "event \"%s\" cannot be counted on CPU %d: %s",
 			 p->tab->reqs[p->set_idx[i]].event, cpu, why);

@@ -9,7 +9,9 @@
 #include "internal.h"
 
 #define FIELD(kind, name, size) \
-	{ #name, kind, offsetof(struct perfctr_request, name), size }
+	{ #name, kind, offsetof(struct perfctr_request, name), size, 0 }
+#define OPTIONAL(name) \
+	{ #name, PC_KV_UINT, offsetof(struct perfctr_request, name), 0, 1 }
 
 static const struct pc_kv_field fields[] = {
 	FIELD(PC_KV_UINT, idx, 0),
@@ -17,6 +19,7 @@ static const struct pc_kv_field fields[] = {
 	FIELD(PC_KV_WORD, event, PERFCTR_NAME_MAX),
 	FIELD(PC_KV_PLM, plm, 0),
 	FIELD(PC_KV_STR, src, PERFCTR_SRC_MAX),
+	OPTIONAL(mux),
 };
 #define NFIELDS ARRAY_SIZE(fields)
 

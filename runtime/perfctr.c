@@ -22,11 +22,22 @@ static struct perfctr_slot perfctr_slots[PERFCTR_NDECLARED];
 
 static const char *perfctr_read_error(unsigned int idx, int rc)
 {
+	if (idx >= PERFCTR_NDECLARED)
+		return "does not exist";
 	if (!perfctr_requests[idx].id)
 		return "was not created: its probe's %( %) condition is false";
-	if (rc == -ENODEV)
+	switch (rc) {
+	case -ENODEV:
 		return "has no counter on this CPU";
-	return "is not counting on this CPU";
+	case -EAGAIN:
+		return "has not been on the PMU yet on this CPU (.multiplex): "
+		       "no estimate";
+	case -ENOSYS:
+		return "cannot be read: perf_event_read_local() was not found";
+	case -EIO:
+		return "is not counting on this CPU";
+	}
+	return "cannot be read on this CPU";
 }
 
 /*
@@ -49,7 +60,8 @@ static void perfctr_attr(const struct perfctr_slot *s,
 	attr->config = s->config;
 	attr->config1 = s->config1;
 	attr->config2 = s->config2;
-	attr->pinned = 1;	/* exact counts: never multiplexed */
+	/* pinned: exact counts, never time-shared, unless .multiplex */
+	attr->pinned = !(s->flags & PERFCTR_F_MULTIPLEX);
 	attr->exclude_user = !!(s->flags & PERFCTR_F_EXCLUDE_USER);
 	attr->exclude_kernel = !!(s->flags & PERFCTR_F_EXCLUDE_KERNEL);
 	attr->exclude_hv = !!(s->flags & PERFCTR_F_EXCLUDE_HV);
@@ -96,7 +108,7 @@ static int perfctr_create_one(unsigned int idx, int cpu)
 		return PTR_ERR(ev);
 	}
 	per_cpu_ptr(perfctr_cpus, cpu)->ev[idx] = ev;
-	if (READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE) {
+	if (!r->mux && READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE) {
 		_stp_error("perfctr: %s: counter \"%s\" (%s) is not counting "
 			   "on CPU %d (state %d): no free hardware counter "
 			   "for it\n", r->src, r->id, r->event, cpu,
@@ -129,6 +141,16 @@ static int perfctr_create_all(void)
 	return rc;
 }
 
+static int perfctr_any_mux(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < PERFCTR_NDECLARED; i++)
+		if (perfctr_requests[i].id && perfctr_requests[i].mux)
+			return 1;
+	return 0;
+}
+
 static int perfctr_start(void)
 {
 	char err[160];
@@ -148,6 +170,13 @@ static int perfctr_start(void)
 	if (rc) {
 		_stp_error("perfctr: invalid perfctr_assign: %s\n", err);
 		return rc;
+	}
+	perfctr_kernel_read = (perfctr_kernel_read_fn)
+		kallsyms_lookup_name("perf_event_read_local");
+	if (!perfctr_kernel_read && perfctr_any_mux()) {
+		_stp_error("perfctr: .multiplex counters need the kernel's "
+			   "perf_event_read_local(), which was not found\n");
+		return -ENOSYS;
 	}
 	perfctr_cpus = alloc_percpu(struct perfctr_cpu);
 	if (!perfctr_cpus)

@@ -18,6 +18,8 @@
 
 #ifdef __KERNEL__
 #include <linux/cpu.h>
+#include <linux/kallsyms.h>
+#include <linux/math64.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
 #endif
@@ -29,7 +31,8 @@
 #define PERFCTR_F_EXCLUDE_USER		0x1u
 #define PERFCTR_F_EXCLUDE_KERNEL	0x2u
 #define PERFCTR_F_EXCLUDE_HV		0x4u
-#define PERFCTR_F_ALL			0x7u
+#define PERFCTR_F_MULTIPLEX		0x8u
+#define PERFCTR_F_ALL			0xfu
 
 /* One request as the translator declared it; id == NULL: not in this
  * module (never read, or its clause's %( %) condition was false). */
@@ -37,6 +40,7 @@ struct perfctr_request_desc {
 	const char *id;
 	const char *event;
 	unsigned int plm;
+	unsigned int mux;	/* .multiplex: not pinned, reads scaled */
 	const char *src;
 };
 
@@ -94,6 +98,69 @@ static __always_inline int perfctr_read_local(unsigned int idx, u64 *val)
 	return rc;
 }
 
+/*
+ * perf_event_read_local(), which also gives the times a counter was
+ * enabled and running, is not exported: perfctr_start() finds it through
+ * stap's kallsyms_lookup_name().  NMI-safe, no locks (kernel/events/core.c).
+ */
+typedef int (*perfctr_kernel_read_fn)(struct perf_event *event, u64 *value,
+				      u64 *enabled, u64 *running);
+static perfctr_kernel_read_fn perfctr_kernel_read;
+
+/* Count and times of this CPU's counter idx; any context.  Returns 0,
+ * -ENOSYS (no perf_event_read_local), -ENODEV, or the kernel's error. */
+static __always_inline int perfctr_read_times(unsigned int idx, u64 *val,
+					      u64 *enabled, u64 *running)
+{
+	struct perf_event *ev = NULL;
+	unsigned long flags;
+	int rc;
+
+	if (unlikely(!perfctr_kernel_read))
+		return -ENOSYS;
+	local_irq_save(flags);
+	if (likely(perfctr_cpus))
+		ev = this_cpu_ptr(perfctr_cpus)->ev[idx];
+	rc = ev ? perfctr_kernel_read(ev, val, enabled, running) : -ENODEV;
+	local_irq_restore(flags);
+	return rc;
+}
+
+/*
+ * count * enabled / running without 128-bit arithmetic: the quotient part
+ * is exact, and the remainder part drops the low bits of enabled and
+ * running together when their product would overflow (relative error
+ * below 2^-30 for any run shorter than a century).
+ */
+static inline u64 perfctr_scale(u64 count, u64 enabled, u64 running)
+{
+	u64 rem, q = div64_u64_rem(count, running, &rem);
+	u64 e = enabled, r = running;
+	int shift = fls64(rem) + fls64(e) - 64;
+
+	if (shift > 0) {
+		e >>= shift;
+		r >>= shift;
+	}
+	return q * enabled + (r ? div64_u64(rem * e, r) : 0);
+}
+
+/* A multiplexed counter's estimate: its count scaled by the share of time
+ * it was on the PMU.  -EAGAIN when it has not run yet (no estimate). */
+static __always_inline int perfctr_read_scaled(unsigned int idx, u64 *val)
+{
+	u64 enabled, running;
+	int rc = perfctr_read_times(idx, val, &enabled, &running);
+
+	if (unlikely(rc))
+		return rc;
+	if (unlikely(!running))
+		return -EAGAIN;
+	if (running < enabled)
+		*val = perfctr_scale(*val, enabled, running);
+	return 0;
+}
+
 /* The body of a generated read function: the count, or a catchable
  * error that names the counter.  Never a silent zero. */
 #define PERFCTR_READ(idx, id) do {					\
@@ -103,6 +170,28 @@ static __always_inline int perfctr_read_local(unsigned int idx, u64 *val)
 		STAP_ERROR("perfctr: counter \"%s\" %s", (id),		\
 			   perfctr_read_error((idx), rc_));		\
 	STAP_RETURN(v_);						\
+} while (0)
+
+/* The same for a .multiplex counter: a scaled estimate. */
+#define PERFCTR_READ_MUX(idx, id) do {					\
+	u64 v_ = 0;							\
+	int rc_ = perfctr_read_scaled((idx), &v_);			\
+	if (unlikely(rc_))						\
+		STAP_ERROR("perfctr: counter \"%s\" %s", (id),		\
+			   perfctr_read_error((idx), rc_));		\
+	STAP_RETURN(v_);						\
+} while (0)
+
+/* perfctr_enabled() / perfctr_running(): nanoseconds the counter was
+ * enabled, and running on the PMU, on this CPU. */
+#define PERFCTR_TIMES(idx, want_running) do {				\
+	u64 v_, e_ = 0, r_ = 0;						\
+	int rc_ = (idx) < PERFCTR_NDECLARED ?				\
+		  perfctr_read_times((idx), &v_, &e_, &r_) : -ENODEV;	\
+	if (unlikely(rc_))						\
+		STAP_ERROR("perfctr: counter %lld: %s", (long long)(idx),	\
+			   perfctr_read_error((idx), rc_));		\
+	STAP_RETURN((want_running) ? r_ : e_);				\
 } while (0)
 
 /* Why a read failed; only on the error path. */

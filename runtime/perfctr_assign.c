@@ -27,16 +27,22 @@ static int perfctr_type_allowed(unsigned int type)
 	       type >= PERF_TYPE_MAX;	/* a dynamic PMU from sysfs */
 }
 
-static int perfctr_flags_agree(unsigned int flags, unsigned int plm)
+/* The u/k exclusions and pinning must be what the script asked for;
+ * exclude_hv is free (perf's :h). */
+static int perfctr_flags_agree(unsigned int flags,
+			       const struct perfctr_request_desc *r)
 {
+	const unsigned int fixed = PERFCTR_F_EXCLUDE_USER |
+		PERFCTR_F_EXCLUDE_KERNEL | PERFCTR_F_MULTIPLEX;
 	unsigned int want = 0;
 
-	if (!(plm & PERFCTR_PLM_USER))
+	if (!(r->plm & PERFCTR_PLM_USER))
 		want |= PERFCTR_F_EXCLUDE_USER;
-	if (!(plm & PERFCTR_PLM_KERNEL))
+	if (!(r->plm & PERFCTR_PLM_KERNEL))
 		want |= PERFCTR_F_EXCLUDE_KERNEL;
-	return (flags & ~PERFCTR_F_ALL) == 0 &&
-	       (flags & (PERFCTR_F_EXCLUDE_USER | PERFCTR_F_EXCLUDE_KERNEL)) == want;
+	if (r->mux)
+		want |= PERFCTR_F_MULTIPLEX;
+	return (flags & ~PERFCTR_F_ALL) == 0 && (flags & fixed) == want;
 }
 
 static int perfctr_split(char *rec, char **field, int max)
@@ -81,9 +87,10 @@ static int perfctr_record(char *rec, const struct perfctr_request_desc *reqs,
 			 "a counter type", reqs[idx].id, s.type);
 		return -EINVAL;
 	}
-	if (!perfctr_flags_agree(s.flags, reqs[idx].plm)) {
+	if (!perfctr_flags_agree(s.flags, &reqs[idx])) {
 		snprintf(err, errlen, "counter \"%s\": flags %#x contradict "
-			 "the script's privilege levels", reqs[idx].id, s.flags);
+			 "the script (privilege levels, .multiplex)",
+			 reqs[idx].id, s.flags);
 		return -EINVAL;
 	}
 	slots[idx] = s;

@@ -31,6 +31,7 @@ static void request_of(const struct counter *c, struct perfctr_request *r)
 	memset(r, 0, sizeof(*r));
 	r->idx = c->idx;
 	r->plm = c->plm;
+	r->mux = c->mux;
 	snprintf(r->id, sizeof(r->id), "%s", c->id);
 	snprintf(r->event, sizeof(r->event), "%s", c->event);
 	snprintf(r->src, sizeof(r->src), "%s:%d:%d", c->src->name,
@@ -122,7 +123,7 @@ static int emit_table(struct strbuf *sb, const struct model *m)
 		c_string(sb, r.id);
 		strbuf__add(sb, ", ", 2);
 		c_string(sb, r.event);
-		strbuf__printf(sb, ", %u, ", r.plm);
+		strbuf__printf(sb, ", %u, %u, ", r.plm, r.mux);
 		c_string(sb, r.src);
 		strbuf__add(sb, " },\n", 4);
 		endif_present(sb, c);
@@ -175,28 +176,50 @@ static void emit_read_functions(struct strbuf *sb, const struct model *m)
 
 		if (c->used)
 			strbuf__printf(sb, "function __perfctr_read_%u:long () "
-				       "%%{ /* pure */ PERFCTR_READ(%u, \"%s\"); "
-				       "%%}\n", c->idx, c->idx, c->id);
+				       "%%{ /* pure */ %s(%u, \"%s\"); %%}\n",
+				       c->idx, c->mux ? "PERFCTR_READ_MUX" :
+				       "PERFCTR_READ", c->idx, c->id);
 	}
+	strbuf__printf(sb, "function __perfctr_times:long (idx:long, "
+		       "running:long) %%{ /* pure */ "
+		       "PERFCTR_TIMES(STAP_ARG_idx, STAP_ARG_running); %%}\n");
 	strbuf__printf(sb, "function __perfctr_undeclared:long (id:string) {\n"
 		       "\terror(\"perfctr: no counter \\\"\" . id . "
 		       "\"\\\" in this script\")\n\treturn 0\n}\n");
 }
 
-static void emit_perfctr_read(struct strbuf *sb, const struct model *m)
+/* function NAME:long (id:string), the id looked up at run time:
+ * "if (id == ID) return CALL" for each counter read. */
+static void emit_lookup(struct strbuf *sb, const struct model *m,
+			const char *name, const char *what,
+			const char *call_fmt)
 {
 	size_t i;
 
-	if (m->user_perfctr_read)
-		return;
-	strbuf__printf(sb, "\n/* the counter named id, on this CPU */\n"
-		       "function perfctr_read:long (id:string) {\n");
-	for (i = 0; i < m->ncounters; i++)
-		if (m->counters[i].used)
-			strbuf__printf(sb, "\tif (id == \"%s\") return "
-				       "__perfctr_read_%u()\n",
-				       m->counters[i].id, m->counters[i].idx);
+	strbuf__printf(sb, "\n/* %s */\nfunction %s:long (id:string) {\n",
+		       what, name);
+	for (i = 0; i < m->ncounters; i++) {
+		const struct counter *c = &m->counters[i];
+
+		if (!c->used)
+			continue;
+		strbuf__printf(sb, "\tif (id == \"%s\") return ", c->id);
+		strbuf__printf(sb, call_fmt, c->idx);
+		strbuf__add(sb, "\n", 1);
+	}
 	strbuf__printf(sb, "\treturn __perfctr_undeclared(id)\n}\n");
+}
+
+static void emit_lookups(struct strbuf *sb, const struct model *m)
+{
+	if (!m->user_perfctr_read)
+		emit_lookup(sb, m, "perfctr_read", "the counter named id, on "
+			    "this CPU", "__perfctr_read_%u()");
+	emit_lookup(sb, m, "perfctr_enabled", "ns the counter was enabled, "
+		    "on this CPU", "__perfctr_times(%u, 0)");
+	emit_lookup(sb, m, "perfctr_running", "ns the counter was on the PMU "
+		    "(less than enabled when multiplexed), on this CPU",
+		    "__perfctr_times(%u, 1)");
 }
 
 static void emit_macro(struct strbuf *sb, const struct model *m)
@@ -232,7 +255,7 @@ int emit__generate(const struct model *m, const struct emit_opts *o,
 	if (emit_c(&gen->stp, m, o, gen->table_hash) < 0)
 		return -ENOSPC;
 	emit_read_functions(&gen->stp, m);
-	emit_perfctr_read(&gen->stp, m);
+	emit_lookups(&gen->stp, m);
 	emit_macro(&gen->stpm, m);
 	return 0;
 }

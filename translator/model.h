@@ -26,6 +26,7 @@ struct counter {
 	char id[PERFCTR_ID_MAX];
 	char event[PERFCTR_NAME_MAX];
 	unsigned int plm;		/* enum perfctr_plm */
+	int mux;			/* .multiplex */
 	const struct source *src;
 	struct token where;		/* the "probe" keyword */
 	struct token id_tok;

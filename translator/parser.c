@@ -114,9 +114,9 @@ static void skip_statement(struct parser *ps)
 
 /* ------------------------------------------------------ probe components */
 
-enum comp_rank { RANK_NONE, RANK_EVENT, RANK_PLM, RANK_ACTION };
+enum comp_rank { RANK_NONE, RANK_EVENT, RANK_PLM, RANK_MUX, RANK_ACTION };
 enum comp_arg { ARG_NONE, ARG_STRING };
-enum comp_field { F_EVENT, F_USER, F_KERNEL, F_COUNTER };
+enum comp_field { F_EVENT, F_USER, F_KERNEL, F_MULTIPLEX, F_COUNTER };
 
 /* The components of a perfctr probe point, in the order they must come:
  * each rank at most once, ranks increasing. */
@@ -126,10 +126,11 @@ static const struct component {
 	enum comp_rank rank;
 	enum comp_field field;
 } components[] = {
-	{ "event",   ARG_STRING, RANK_EVENT,  F_EVENT },
-	{ "user",    ARG_NONE,   RANK_PLM,    F_USER },
-	{ "kernel",  ARG_NONE,   RANK_PLM,    F_KERNEL },
-	{ "counter", ARG_STRING, RANK_ACTION, F_COUNTER },
+	{ "event",     ARG_STRING, RANK_EVENT,  F_EVENT },
+	{ "user",      ARG_NONE,   RANK_PLM,    F_USER },
+	{ "kernel",    ARG_NONE,   RANK_PLM,    F_KERNEL },
+	{ "multiplex", ARG_NONE,   RANK_MUX,    F_MULTIPLEX },
+	{ "counter",   ARG_STRING, RANK_ACTION, F_COUNTER },
 };
 #define NCOMPONENTS (sizeof(components) / sizeof(components[0]))
 
@@ -270,6 +271,9 @@ static int apply_component(struct parser *ps, const struct component *comp,
 	case F_KERNEL:
 		c->plm = PERFCTR_PLM_KERNEL;
 		return 0;
+	case F_MULTIPLEX:
+		c->mux = 1;
+		return 0;
 	case F_EVENT:
 		return component_arg(ps, comp, c, event_tok);
 	case F_COUNTER:
@@ -300,7 +304,8 @@ static int check_rank(struct parser *ps, const struct component *comp,
 	return 0;
 }
 
-/* perfctr.event("NAME")[.user|.kernel].counter("ID"); ps->t is "perfctr". */
+/* perfctr.event("NAME")[.user|.kernel][.multiplex].counter("ID");
+ * ps->t is "perfctr". */
 static int perfctr_point(struct parser *ps, struct counter *c)
 {
 	enum comp_rank rank = RANK_NONE;

@@ -46,6 +46,8 @@ static void formats(void)
 		{ { 4294967295u, "A-z_0.9:/,+", "icl::INST_RETIRED:ANY_P",
 		    PERFCTR_PLM_ALL, "s" },
 		  "idx=4294967295;id=A-z_0.9:/,+;event=icl::INST_RETIRED:ANY_P;plm=uk;src=s" },
+		{ { 2, "m", "cycles", PERFCTR_PLM_ALL, "s", 1 },
+		  "idx=2;id=m;event=cycles;plm=uk;src=s;mux=1" },
 	};
 	struct perfctr_request back;
 	char buf[PERFCTR_REQ_FMT_MAX];
@@ -90,6 +92,26 @@ static void hostile_round_trip(void)
 	   "separators only between fields, no raw blanks");
 	is_int(perfctr_request__parse(buf, &back), 0, "parse every byte 1..255");
 	ok(same(&r, &back), "every byte survives the round trip");
+}
+
+/* mux is optional: left out at 0, read as 0 when absent, still strict
+ * about order and separators. */
+static void optional_fields(void)
+{
+	struct perfctr_request r;
+
+	is_int(perfctr_request__parse("idx=0;id=c;event=e;plm=u;src=s", &r),
+	       0, "absent mux reads");
+	is_int(r.mux, 0, "  as 0");
+	is_int(perfctr_request__parse("idx=0;id=c;event=e;plm=u;src=s;mux=7",
+				      &r), 0, "mux=7 reads");
+	is_int(r.mux, 7, "  as 7");
+	ok(perfctr_request__parse("idx=0;id=c;event=e;mux=1;plm=u;src=s", &r),
+	   "mux out of order is refused");
+	ok(perfctr_request__parse("idx=0;id=c;event=e;plm=u;src=s;", &r),
+	   "a trailing ';' is refused");
+	ok(perfctr_request__parse("idx=0;id=c;event=e;plm=u;src=s;mux=", &r),
+	   "an empty mux is refused");
 }
 
 static void format_errors(void)
@@ -217,6 +239,7 @@ static void assigns(void)
 
 int main(void)
 {
+	optional_fields();
 	formats();
 	hostile_round_trip();
 	format_errors();

@@ -8,11 +8,13 @@
 
 #define HASH "0123456789abcdef"
 
-/* Two counters present (all levels; user only), index 1 absent. */
-static const struct perfctr_request_desc reqs[3] = {
-	{ "cyc", "cycles", PERFCTR_PLM_ALL, "t.stp:1:1" },
-	{ NULL, NULL, 0, NULL },
-	{ "ins", "instructions:u", PERFCTR_PLM_USER, "t.stp:2:1" },
+/* Two counters present (all levels; user only), index 1 absent, index 3
+ * multiplexed. */
+static const struct perfctr_request_desc reqs[4] = {
+	{ "cyc", "cycles", PERFCTR_PLM_ALL, 0, "t.stp:1:1" },
+	{ NULL, NULL, 0, 0, NULL },
+	{ "ins", "instructions:u", PERFCTR_PLM_USER, 0, "t.stp:2:1" },
+	{ "mx", "cycles", PERFCTR_PLM_ALL, 1, "t.stp:3:1" },
 };
 
 static int parse(const char *value, struct perfctr_slot *slots, char *err)
@@ -21,19 +23,21 @@ static int parse(const char *value, struct perfctr_slot *slots, char *err)
 
 	snprintf(buf, sizeof(buf), "%s", value);
 	err[0] = '\0';
-	return perfctr_assign_parse(buf, HASH, reqs, 3, slots, err, 200);
+	return perfctr_assign_parse(buf, HASH, reqs, 4, slots, err, 200);
 }
 
 static void good(void)
 {
-	struct perfctr_slot s[3];
+	struct perfctr_slot s[4];
 	char err[200];
-	int rc = parse(HASH ";0,0,0,0,0,0;2,4,c0,1,ff,2", s, err);
+	int rc = parse(HASH ";0,0,0,0,0,0;2,4,c0,1,ff,2;3,0,0,0,0,8", s, err);
 
 	is_int(rc, 0, "well-formed assignment accepted (%s)", err);
 	ok(s[0].assigned && s[0].type == 0 && s[0].config == 0,
 	   "counter 0: hardware cycles");
 	ok(!s[1].assigned, "absent counter stays unassigned");
+	ok(s[3].assigned && s[3].flags == PERFCTR_F_MULTIPLEX,
+	   "counter 3: multiplexed");
 	ok(s[2].type == 4 && s[2].config == 0xc0 && s[2].config1 == 1 &&
 	   s[2].config2 == 0xff && s[2].flags == 2,
 	   "counter 2: raw 0xc0, config1, config2, exclude_kernel");
@@ -44,30 +48,36 @@ struct bad_case {
 	const char *why;
 };
 
+/* OK stands for the good records of counters 2 and 3. */
+#define OK ";2,4,c0,0,0,2;3,0,0,0,0,8"
+
 static const struct bad_case bad[] = {
 	{ "", "another module" },
-	{ "ffffffffffffffff;0,0,0,0,0,0;2,4,c0,0,0,2", "another module" },
+	{ "ffffffffffffffff;0,0,0,0,0,0" OK, "another module" },
 	{ HASH ";0,0,0,0,0,0", "\"ins\" has no assignment" },
-	{ HASH ";0,0,0,0,0,0;2,4,c0,0,0,2;0,0,0,0,0,0", "assigned twice" },
-	{ HASH ";0,0,0,0,0,0;1,0,0,0,0,0;2,4,c0,0,0,2", "unknown counter 1" },
-	{ HASH ";0,0,0,0,0,0;3,0,0,0,0,0", "unknown counter 3" },
-	{ HASH ";0,0,0,0,0;2,4,c0,0,0,2", "malformed" },
-	{ HASH ";0,0,0,0,0,0,0;2,4,c0,0,0,2", "malformed" },
-	{ HASH ";0,0,0x,0,0,0;2,4,c0,0,0,2", "malformed" },
-	{ HASH ";0,0,-1,0,0,0;2,4,c0,0,0,2", "malformed" },
-	{ HASH ";0,0,0,0,0,0;2,4,10000000000000000,0,0,1", "malformed" },
-	{ HASH ";0,0,0,0,0,0;;2,4,c0,0,0,2", "malformed" },
-	{ HASH ";0,2,0,0,0,0;2,4,c0,0,0,2", "type 2 is not a counter" },
-	{ HASH ";0,5,0,0,0,0;2,4,c0,0,0,2", "type 5 is not a counter" },
-	{ HASH ";0,0,0,0,0,2;2,4,c0,0,0,2", "flags 0x2 contradict" },
-	{ HASH ";0,0,0,0,0,0;2,4,c0,0,0,0", "flags 0 contradict" },
-	{ HASH ";0,0,0,0,0,8;2,4,c0,0,0,2", "flags 0x8 contradict" },
-	{ HASH ";0,0,0,0,0,0;2,4,c0,0,0,3", "flags 0x3 contradict" },
+	{ HASH ";0,0,0,0,0,0" OK ";0,0,0,0,0,0", "assigned twice" },
+	{ HASH ";0,0,0,0,0,0;1,0,0,0,0,0" OK, "unknown counter 1" },
+	{ HASH ";0,0,0,0,0,0" OK ";4,0,0,0,0,0", "unknown counter 4" },
+	{ HASH ";0,0,0,0,0" OK, "malformed" },
+	{ HASH ";0,0,0,0,0,0,0" OK, "malformed" },
+	{ HASH ";0,0,0x,0,0,0" OK, "malformed" },
+	{ HASH ";0,0,-1,0,0,0" OK, "malformed" },
+	{ HASH ";0,0,0,0,0,0;2,4,10000000000000000,0,0,2;3,0,0,0,0,8",
+	  "malformed" },
+	{ HASH ";0,0,0,0,0,0;" OK, "malformed" },
+	{ HASH ";0,2,0,0,0,0" OK, "type 2 is not a counter" },
+	{ HASH ";0,5,0,0,0,0" OK, "type 5 is not a counter" },
+	{ HASH ";0,0,0,0,0,2" OK, "flags 0x2 contradict" },
+	{ HASH ";0,0,0,0,0,0;2,4,c0,0,0,0;3,0,0,0,0,8", "flags 0 contradict" },
+	{ HASH ";0,0,0,0,0,10" OK, "flags 0x10 contradict" },
+	{ HASH ";0,0,0,0,0,0;2,4,c0,0,0,3;3,0,0,0,0,8", "flags 0x3 contradict" },
+	{ HASH ";0,0,0,0,0,8" OK, "flags 0x8 contradict" },
+	{ HASH ";0,0,0,0,0,0;2,4,c0,0,0,2;3,0,0,0,0,0", "flags 0 contradict" },
 };
 
 int main(void)
 {
-	struct perfctr_slot s[3];
+	struct perfctr_slot s[4];
 	char err[200];
 	size_t i;
 
@@ -78,9 +88,9 @@ int main(void)
 		ok(rc == -EINVAL, "rejected: \"%s\"", bad[i].value);
 		like(err, bad[i].why, "  and says why");
 	}
-	is_int(parse(HASH ";0,0,0,0,0,4;2,4,c0,0,0,6", s, err), 0,
+	is_int(parse(HASH ";0,0,0,0,0,4;2,4,c0,0,0,6;3,0,0,0,0,c", s, err), 0,
 	       "exclude_hv is free to set (%s)", err);
-	is_int(parse(HASH ";0,6,0,0,0,0;2,4,c0,0,0,2", s, err), 0,
+	is_int(parse(HASH ";0,6,0,0,0,0" OK, s, err), 0,
 	       "dynamic PMU type 6 accepted (%s)", err);
 	return tap_done();
 }

@@ -64,6 +64,18 @@ static void simple_clause(void)
 	done(&r);
 }
 
+static void multiplex(void)
+{
+	struct run r;
+
+	run(&r, "probe perfctr.event(\"cycles\").user.multiplex.counter(\"a\") {}\n"
+		"probe perfctr.event(\"cycles\").counter(\"b\") {}\n");
+	ok(r.errors == 0 && r.m.ncounters == 2 && r.m.counters[0].mux &&
+	   r.m.counters[0].plm == PERFCTR_PLM_USER && !r.m.counters[1].mux,
+	   ".multiplex marks only its own counter");
+	done(&r);
+}
+
 static void levels(void)
 {
 	static const struct {
@@ -111,7 +123,11 @@ static const struct bad bad[] = {
 	  "t.stp:1:15" },
 	{ "probe perfctr.event(\"x\") {}",
 	  "incomplete perfctr probe point, expected '.' and one of 'user', "
-	  "'kernel', 'counter'", "t.stp:1:26" },
+	  "'kernel', 'multiplex', 'counter'", "t.stp:1:26" },
+	{ "probe perfctr.event(\"x\").multiplex.user.counter(\"c\") {}",
+	  "'.user' must come before '.multiplex'", "t.stp:1:36" },
+	{ "probe perfctr.event(\"x\").multiplex.multiplex.counter(\"c\") {}",
+	  "'.multiplex' conflicts with '.multiplex'", "t.stp:1:36" },
 	{ "probe perfctr.counter(\"c\") {}",
 	  "expected 'event(\"NAME\")' first", "t.stp:1:15" },
 	{ "probe perfctr.event(\"x\").counter(\"c\").user {}",
@@ -252,6 +268,7 @@ int main(void)
 {
 	simple_clause();
 	levels();
+	multiplex();
 	errors();
 	error_layout();
 	not_clauses();
