@@ -14,9 +14,35 @@
 
 #define PERFCTR_ASSIGN_MAX (40 + PERFCTR_NDECLARED * 96)
 
+/* Set once at load by perfctr-run; readable by all (--dump-counters). */
 static char perfctr_assign[PERFCTR_ASSIGN_MAX];
-module_param_string(perfctr_assign, perfctr_assign, sizeof(perfctr_assign), 0);
+module_param_string(perfctr_assign, perfctr_assign, sizeof(perfctr_assign),
+		    0444);
 MODULE_PARM_DESC(perfctr_assign, "event encodings, set by perfctr-run");
+
+/*
+ * perfctr_requests: the module's requests, one perfctr_req value a line
+ * (perfctr_requests_text, generated), readable by all and settable by no
+ * one: while the module is loaded, the kernel itself says which scripts
+ * hold which counters, and nothing is left behind when it goes.
+ */
+static int perfctr_requests_set(const char *val, const struct kernel_param *kp)
+{
+	return -EPERM;
+}
+
+static int perfctr_requests_get(char *buf, const struct kernel_param *kp)
+{
+	return scnprintf(buf, PAGE_SIZE, "%s", (const char *)kp->arg);
+}
+
+static const struct kernel_param_ops perfctr_requests_ops = {
+	.set = perfctr_requests_set,
+	.get = perfctr_requests_get,
+};
+module_param_cb(perfctr_requests, &perfctr_requests_ops,
+		(void *)perfctr_requests_text, 0444);
+MODULE_PARM_DESC(perfctr_requests, "this module's counter requests");
 
 static struct perfctr_slot perfctr_slots[PERFCTR_NDECLARED];
 
@@ -48,7 +74,7 @@ static const char *perfctr_read_error(unsigned int idx, int rc)
  */
 static noinline __used int perfctr_read_path_check(unsigned int idx, u64 *v)
 {
-	return perfctr_read_local(idx, v);
+	return perfctr_read_local(idx, v) ?: perfctr_read_scaled(idx, v);
 }
 
 static void perfctr_attr(const struct perfctr_slot *s,
@@ -153,7 +179,7 @@ static int perfctr_any_mux(void)
 
 static int perfctr_start(void)
 {
-	char err[160];
+	char err[160], *copy;
 	int rc;
 
 	might_sleep();
@@ -164,9 +190,14 @@ static int perfctr_start(void)
 			   "script with stap-perfctr)\n", THIS_MODULE->name);
 		return -EINVAL;
 	}
-	rc = perfctr_assign_parse(perfctr_assign, PERFCTR_TABLE_HASH,
-				  perfctr_requests, PERFCTR_NDECLARED,
-				  perfctr_slots, err, sizeof(err));
+	/* parse a copy: the parameter stays readable as it was given */
+	copy = kstrdup(perfctr_assign, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+	rc = perfctr_assign_parse(copy, PERFCTR_TABLE_HASH, perfctr_requests,
+				  PERFCTR_NDECLARED, perfctr_slots, err,
+				  sizeof(err));
+	kfree(copy);
 	if (rc) {
 		_stp_error("perfctr: invalid perfctr_assign: %s\n", err);
 		return rc;

@@ -104,6 +104,34 @@ static void endif_present(struct strbuf *sb, const struct counter *c)
 		strbuf__add(sb, "#endif\n", 7);
 }
 
+/* The same requests, one per line, for the module's read-only
+ * perfctr_requests parameter: what --dump-counters shows in use. */
+static int emit_requests_text(struct strbuf *sb, const struct model *m)
+{
+	struct perfctr_request r;
+	char rec[1024];
+	size_t i;
+
+	strbuf__printf(sb, "static const char perfctr_requests_text[] =\n");
+	for (i = 0; i < m->ncounters; i++) {
+		const struct counter *c = &m->counters[i];
+
+		if (!c->used)
+			continue;
+		request_of(c, &r);
+		if (perfctr_request__format(&r, rec, sizeof(rec) - 1) < 0)
+			return -ENOSPC;
+		strcat(rec, "\n");
+		if_present(sb, c);
+		strbuf__add(sb, "\t", 1);
+		c_string(sb, rec);
+		strbuf__add(sb, "\n", 1);
+		endif_present(sb, c);
+	}
+	strbuf__printf(sb, "\t\"\";\n");
+	return 0;
+}
+
 static int emit_table(struct strbuf *sb, const struct model *m)
 {
 	struct perfctr_request r;
@@ -143,7 +171,7 @@ static int emit_table(struct strbuf *sb, const struct model *m)
 		strbuf__add(sb, ");\n", 3);
 		endif_present(sb, c);
 	}
-	return 0;
+	return emit_requests_text(sb, m);
 }
 
 static int emit_c(struct strbuf *sb, const struct model *m,
