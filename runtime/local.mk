@@ -1,7 +1,8 @@
 ## runtime/local.mk - kernel C, compiled by stap/kbuild into each module;
 ## installed as source.  perfctr_assign.c is also built for userspace tests.
 runtimedir = $(pkgdatadir)/runtime
-dist_runtime_DATA = runtime/perfctr.h runtime/perfctr.c runtime/perfctr_assign.c
+dist_runtime_DATA = runtime/perfctr.h runtime/perfctr.c runtime/perfctr_assign.c \
+	runtime/perfctr_cpus.c
 
 check_PROGRAMS += testsuite/unit/runtime/test-assign
 TESTS += testsuite/unit/runtime/test-assign

@@ -9,6 +9,7 @@
  *   perfctr_stop()        sleepable; after every probe has finished;
  *                         idempotent, safe when perfctr_start never ran
  *   perfctr_read_local()  any probe context (perfctr.h)
+ * Each CPU's counters, and CPU hotplug: perfctr_cpus.c.
  */
 #include "perfctr_assign.c"
 
@@ -46,6 +47,8 @@ MODULE_PARM_DESC(perfctr_requests, "this module's counter requests");
 
 static struct perfctr_slot perfctr_slots[PERFCTR_NDECLARED];
 
+#include "perfctr_cpus.c"
+
 static const char *perfctr_read_error(unsigned int idx, int rc)
 {
 	if (idx >= PERFCTR_NDECLARED)
@@ -77,94 +80,13 @@ static noinline __used int perfctr_read_path_check(unsigned int idx, u64 *v)
 	return perfctr_read_local(idx, v) ?: perfctr_read_scaled(idx, v);
 }
 
-static void perfctr_attr(const struct perfctr_slot *s,
-			 struct perf_event_attr *attr)
-{
-	memset(attr, 0, sizeof(*attr));
-	attr->size = sizeof(*attr);
-	attr->type = s->type;
-	attr->config = s->config;
-	attr->config1 = s->config1;
-	attr->config2 = s->config2;
-	/* pinned: exact counts, never time-shared, unless .multiplex */
-	attr->pinned = !(s->flags & PERFCTR_F_MULTIPLEX);
-	attr->exclude_user = !!(s->flags & PERFCTR_F_EXCLUDE_USER);
-	attr->exclude_kernel = !!(s->flags & PERFCTR_F_EXCLUDE_KERNEL);
-	attr->exclude_hv = !!(s->flags & PERFCTR_F_EXCLUDE_HV);
-}
-
 static void perfctr_stop(void)
 {
-	int cpu, released = 0;
-	unsigned int i;
-
 	if (!perfctr_cpus)
 		return;
-	for_each_possible_cpu(cpu) {
-		struct perfctr_cpu *pc = per_cpu_ptr(perfctr_cpus, cpu);
-
-		for (i = 0; i < PERFCTR_NDECLARED; i++) {
-			if (!pc->ev[i])
-				continue;
-			perf_event_release_kernel(pc->ev[i]);
-			pc->ev[i] = NULL;
-			released++;
-		}
-	}
+	perfctr_cpus_stop();
 	free_percpu(perfctr_cpus);
 	perfctr_cpus = NULL;
-	printk(KERN_INFO "perfctr: %s: released %d counters\n",
-	       THIS_MODULE->name, released);
-}
-
-/* One counter on one CPU; it must be counting now, or the start fails:
- * a pinned event that does not fit sits in ERROR state and counts nothing. */
-static int perfctr_create_one(unsigned int idx, int cpu)
-{
-	const struct perfctr_request_desc *r = &perfctr_requests[idx];
-	struct perf_event_attr attr;
-	struct perf_event *ev;
-
-	perfctr_attr(&perfctr_slots[idx], &attr);
-	ev = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
-	if (IS_ERR(ev)) {
-		_stp_error("perfctr: %s: counter \"%s\" (%s): cannot create "
-			   "it on CPU %d: error %ld\n", r->src, r->id, r->event,
-			   cpu, PTR_ERR(ev));
-		return PTR_ERR(ev);
-	}
-	per_cpu_ptr(perfctr_cpus, cpu)->ev[idx] = ev;
-	if (!r->mux && READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE) {
-		_stp_error("perfctr: %s: counter \"%s\" (%s) is not counting "
-			   "on CPU %d (state %d): no free hardware counter "
-			   "for it\n", r->src, r->id, r->event, cpu,
-			   (int)READ_ONCE(ev->state));
-		return -EBUSY;
-	}
-	return 0;
-}
-
-static int perfctr_create_all(void)
-{
-	unsigned int i;
-	int cpu, rc = 0, created = 0;
-
-	cpus_read_lock();
-	for_each_online_cpu(cpu) {
-		for (i = 0; i < PERFCTR_NDECLARED && !rc; i++) {
-			if (!perfctr_requests[i].id)
-				continue;
-			rc = perfctr_create_one(i, cpu);
-			created += !rc;
-		}
-		if (rc)
-			break;
-	}
-	cpus_read_unlock();
-	if (!rc)
-		printk(KERN_INFO "perfctr: %s: created %d counters\n",
-		       THIS_MODULE->name, created);
-	return rc;
 }
 
 static int perfctr_any_mux(void)
@@ -212,7 +134,7 @@ static int perfctr_start(void)
 	perfctr_cpus = alloc_percpu(struct perfctr_cpu);
 	if (!perfctr_cpus)
 		return -ENOMEM;
-	rc = perfctr_create_all();
+	rc = perfctr_cpus_start();
 	if (rc)
 		perfctr_stop();
 	return rc;

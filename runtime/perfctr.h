@@ -62,9 +62,15 @@ int perfctr_assign_parse(char *s, const char *hash,
 
 #ifdef __KERNEL__
 
-/* This CPU's counters, one slot per declared request. */
+/* This CPU's counters, one slot per declared request.  base: what the
+ * CPU's earlier counters counted before it went offline (hotplug), so that
+ * its counts carry on where they stopped.  dead, want: hotplug work for
+ * perfctr_cpus.c, under perfctr_hp_lock. */
 struct perfctr_cpu {
 	struct perf_event *ev[PERFCTR_NDECLARED];
+	u64 base[PERFCTR_NDECLARED];
+	struct perf_event *dead[PERFCTR_NDECLARED];
+	int want;
 };
 
 static struct perfctr_cpu __percpu *perfctr_cpus;
@@ -78,13 +84,16 @@ static struct perfctr_cpu __percpu *perfctr_cpus;
  */
 static __always_inline int perfctr_read_local(unsigned int idx, u64 *val)
 {
+	struct perfctr_cpu *pc = NULL;
 	struct perf_event *ev = NULL;
 	unsigned long flags;
 	int rc = 0;
 
 	local_irq_save(flags);
-	if (likely(perfctr_cpus))
-		ev = this_cpu_ptr(perfctr_cpus)->ev[idx];
+	if (likely(perfctr_cpus)) {
+		pc = this_cpu_ptr(perfctr_cpus);
+		ev = READ_ONCE(pc->ev[idx]);
+	}
 	if (unlikely(!ev))
 		rc = -ENODEV;
 	else if (unlikely(READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE ||
@@ -92,7 +101,7 @@ static __always_inline int perfctr_read_local(unsigned int idx, u64 *val)
 		rc = -EIO;
 	else {
 		ev->pmu->read(ev);
-		*val = local64_read(&ev->count);
+		*val = pc->base[idx] + local64_read(&ev->count);
 	}
 	local_irq_restore(flags);
 	return rc;
@@ -120,7 +129,7 @@ static __always_inline int perfctr_read_times(unsigned int idx, u64 *val,
 		return -ENOSYS;
 	local_irq_save(flags);
 	if (likely(perfctr_cpus))
-		ev = this_cpu_ptr(perfctr_cpus)->ev[idx];
+		ev = READ_ONCE(this_cpu_ptr(perfctr_cpus)->ev[idx]);
 	rc = ev ? perfctr_kernel_read(ev, val, enabled, running) : -ENODEV;
 	local_irq_restore(flags);
 	return rc;
@@ -158,6 +167,7 @@ static __always_inline int perfctr_read_scaled(unsigned int idx, u64 *val)
 		return -EAGAIN;
 	if (running < enabled)
 		*val = perfctr_scale(*val, enabled, running);
+	*val += this_cpu_ptr(perfctr_cpus)->base[idx];
 	return 0;
 }
 
