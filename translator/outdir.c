@@ -13,7 +13,7 @@
 
 /* The runtime files the generated code #includes. */
 static const char *const runtime_files[] = {
-	"perfctr.h", "perfctr.c", "perfctr_assign.c", NULL,
+	"perfctr.h", "perfctr.c", "perfctr_assign.c", "perfctr_cpus.c", NULL,
 };
 
 static int mkdir_p(const char *path)
