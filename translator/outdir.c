@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* outdir.c - content-addressed output directory. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -10,11 +11,6 @@
 
 #include "libperfctr.h"
 #include "outdir.h"
-
-/* The runtime files the generated code #includes. */
-static const char *const runtime_files[] = {
-	"perfctr.h", "perfctr.c", "perfctr_assign.c", "perfctr_cpus.c", NULL,
-};
 
 static int mkdir_p(const char *path)
 {
@@ -119,23 +115,40 @@ int outdir__write(const struct generated *gen, const struct source *script,
 	return err;
 }
 
+static int c_source(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return n > 2 && d->d_name[0] != '.' && d->d_name[n - 2] == '.' &&
+	       (d->d_name[n - 1] == 'c' || d->d_name[n - 1] == 'h');
+}
+
+/* Every .c and .h of the runtime, in name order: a list kept by hand
+ * would miss the next file someone adds. */
 int outdir__hash_runtime(const char *dir, char hex[17])
 {
 	uint64_t h = perfctr_hash__init();
-	const char *const *f;
+	struct dirent **names;
+	int i, n = scandir(dir, &names, c_source, alphasort), err = 0;
 
-	for (f = runtime_files; *f; f++) {
+	if (n < 0)
+		return -errno;
+	for (i = 0; i < n; i++) {
 		char path[PATH_MAX];
 		struct source s;
-		int err;
 
-		snprintf(path, sizeof(path), "%s/%s", dir, *f);
-		err = source__load_file(&s, path);
-		if (err)
-			return err;
-		h = perfctr_hash__add(h, s.text, s.len);
-		source__free(&s);
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
+		if (!err && (err = source__load_file(&s, path)) == 0) {
+			h = perfctr_hash__add(h, names[i]->d_name,
+					      strlen(names[i]->d_name) + 1);
+			h = perfctr_hash__add(h, s.text, s.len);
+			source__free(&s);
+		}
+		free(names[i]);
 	}
+	free(names);
+	if (!err && n == 0)
+		err = -ENOENT;
 	snprintf(hex, 17, "%016llx", (unsigned long long)h);
-	return 0;
+	return err;
 }
