@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* ------------------------------------------------------------------ names */
 
@@ -198,5 +199,126 @@ uint64_t perfctr_hash__add(uint64_t h, const void *p, size_t n);
  * Returns how many.  Used for "did you mean" in every error about a name. */
 size_t perfctr_suggest(const char *name, const char *const *cands, size_t n,
 		       const char **out, size_t max);
+
+/* ------------------------------------------------------------------ dump */
+
+/*
+ * What the machine offers and what is in use, as data (stap
+ * --dump-counters, stap -l 'perfctr.**').  Filled by perfctr_dump__collect,
+ * sorted by name at every level, written by the two writers.  Every
+ * string is owned by the dump.
+ */
+
+#define PERFCTR_UNKNOWN (-1)	/* a count or width nobody can tell */
+
+/* Where a modifier comes from, and how it is written in a name. */
+enum perfctr_dump_attr_kind {
+	PERFCTR_ATTR_UMASK,	/* libpfm4 unit mask: EVENT:NAME */
+	PERFCTR_ATTR_BOOL,	/* libpfm4 modifier: EVENT:NAME */
+	PERFCTR_ATTR_INT,	/* libpfm4 modifier: EVENT:NAME=N */
+	PERFCTR_ATTR_TERM,	/* sysfs format term: PMU/NAME=N/ */
+};
+
+struct perfctr_dump_attr {
+	char *name;
+	char *desc;		/* TERM: its bits, "config:0-7" */
+	unsigned int kind;	/* enum perfctr_dump_attr_kind */
+	int is_default;		/* a umask used when none is given */
+};
+
+enum perfctr_dump_source {
+	PERFCTR_SRC_SYSFS,	/* an events/ file: name "PMU/EVENT/" */
+	PERFCTR_SRC_LIBPFM4,	/* libpfm4's table: name "PMU::EVENT" */
+};
+
+struct perfctr_dump_event {
+	char *name;		/* as a script writes it */
+	char *desc;		/* libpfm4's text; sysfs: the file's terms */
+	unsigned int source;	/* enum perfctr_dump_source */
+	unsigned int n_attrs;	/* libpfm4 umasks and modifiers; a sysfs */
+	struct perfctr_dump_attr *attrs; /* event takes its PMU's terms */
+};
+
+struct perfctr_dump_pmu {
+	char *name;		/* sysfs name, or libpfm4's when sysfs has none */
+	int type;		/* perf type from sysfs, PERFCTR_UNKNOWN if none */
+	char *cpus;		/* cpumask or cpus file; NULL: every CPU */
+	char *pfm_name;		/* libpfm4's PMU, NULL when it knows none */
+	char *pfm_desc;
+	int software;		/* kernel software events: no counter limit */
+	int general, fixed;		/* counters, or PERFCTR_UNKNOWN */
+	int general_bits, fixed_bits;	/* their widths, or PERFCTR_UNKNOWN */
+	unsigned int n_caps;
+	struct perfctr_dump_attr *caps;	/* caps/ files: name, desc = value */
+	unsigned int n_terms;
+	struct perfctr_dump_attr *terms; /* format/ files (PERFCTR_ATTR_TERM) */
+	unsigned int n_events;
+	struct perfctr_dump_event *events;
+};
+
+/* One of perf's generic events and whether this kernel opens it. */
+struct perfctr_dump_generic {
+	char *name;
+	struct perfctr_encoding enc;
+	int tried;		/* a trial open was made */
+	int open_err;		/* 0, or its negative errno */
+};
+
+/* A loaded module that holds counters, from its read-only parameters
+ * SYSFS/module/NAME/parameters/perfctr_requests and perfctr_assign. */
+struct perfctr_holder {
+	char *module;
+	char hash[17];			/* perfctr_assign's table hash */
+	unsigned int n;
+	struct perfctr_request *reqs;	/* n, by idx */
+	struct perfctr_encoding *encs;	/* n, same order; NULL: not assigned */
+	char *problem;			/* NULL, or what is wrong with them */
+};
+
+struct perfctr_dump {
+	int nmi_watchdog;	/* perfctr_watchdog__holds_counter() */
+	int trial_cpu;		/* where the generic events were tried */
+	unsigned int n_pmus;
+	struct perfctr_dump_pmu *pmus;
+	unsigned int n_generic;
+	struct perfctr_dump_generic *generic;
+	unsigned int n_holders;
+	struct perfctr_holder *holders;
+};
+
+struct perfctr_dump_opts {
+	size_t sz;		/* sizeof(struct perfctr_dump_opts) */
+	const char *sysfs_root;	/* default "/sys" */
+	int no_libpfm;		/* leave libpfm4 out */
+	int no_trial;		/* do not trial-open the generic events */
+};
+
+/* Collects everything.  Returns 0 (parts the machine lacks are left
+ * empty: no PMU directory, no module with counters), -ENOMEM, or
+ * -EINVAL for bad opts. */
+int perfctr_dump__collect(const struct perfctr_dump_opts *opts,
+			  struct perfctr_dump **out);
+void perfctr_dump__free(struct perfctr_dump *d);
+
+/* Human-readable (one item a line, in sections, sorted) and JSON.
+ * Return 0, -ENOMEM, or -EIO when f fails. */
+int perfctr_dump__write_text(const struct perfctr_dump *d, FILE *f);
+int perfctr_dump__write_json(const struct perfctr_dump *d, FILE *f);
+
+/* Calls fn with every event name a script can use here, sorted, each
+ * once: the generic names, except those a trial open found the kernel
+ * lacks (no permission or no room now still counts as here);
+ * "PMU/EVENT/"; "PMU::EVENT" (when it needs no umask) and
+ * "PMU::EVENT:UMASK".  Returns 0, or -ENOMEM (fn not called). */
+typedef void perfctr_name_fn(const char *name, void *ctx);
+int perfctr_dump__names(const struct perfctr_dump *d, perfctr_name_fn *fn,
+			void *ctx);
+
+/* The loaded modules that hold counters, sorted by name, read from
+ * SYSFS/module (sysfs_root NULL: "/sys").  A module whose parameters
+ * cannot be read or parsed is still listed, with problem set.  Returns
+ * how many (*out malloc'd, NULL when none), or -ENOMEM. */
+int perfctr_holders__read(const char *sysfs_root, struct perfctr_holder **out);
+void perfctr_holders__free(struct perfctr_holder *h, unsigned int n);
 
 #endif /* LIBPERFCTR_H */

@@ -7,7 +7,10 @@ helper_libperfctr_a_SOURCES = \
 	helper/sysfs.c helper/pmu.c helper/pfm.c helper/suggest.c \
 	helper/resolve.c helper/kv.c helper/request.c helper/hash.c \
 	helper/modtab.c helper/assign.c helper/trial.c helper/cpus.c \
-	helper/watchdog.c
+	helper/watchdog.c \
+	helper/dump.h helper/dump.c helper/dump_sysfs.c helper/dump_pfm.c \
+	helper/dump_hw.c helper/dump_generic.c helper/dump_holders.c \
+	helper/dump_names.c helper/dump_text.c helper/dump_json.c
 
 bin_PROGRAMS += helper/perfctr-run
 helper_perfctr_run_SOURCES = helper/perfctr-run.c
@@ -26,13 +29,16 @@ helper_tests = \
 	testsuite/unit/helper/test-request \
 	testsuite/unit/helper/test-modtab \
 	testsuite/unit/helper/test-trial \
-	testsuite/unit/helper/test-perfctr-run
+	testsuite/unit/helper/test-perfctr-run \
+	testsuite/unit/helper/test-dump \
+	testsuite/unit/helper/test-dump-hw \
+	testsuite/unit/helper/test-dump-pfm
 check_PROGRAMS += $(helper_tests)
 TESTS += $(helper_tests)
 helper_test_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/testsuite/lib \
 	-I$(top_srcdir)/testsuite/unit/helper -DTEST_CC=\"$(CC)\" \
 	-DPERFCTR_RUN=\"$(abs_top_builddir)/helper/perfctr-run\"
-helper_test_ldadd = helper/libperfctr.a $(PFM_LIBS) $(ELF_LIBS)
+helper_test_ldadd = helper/libperfctr.a $(PFM_LIBS) $(ELF_LIBS) $(JANSSON_LIBS)
 EXTRA_DIST += testsuite/unit/helper/util.h
 
 testsuite_unit_helper_test_name_SOURCES = testsuite/unit/helper/test-name.c
@@ -63,3 +69,12 @@ testsuite_unit_helper_test_perfctr_run_SOURCES = testsuite/unit/helper/test-perf
 testsuite_unit_helper_test_perfctr_run_CPPFLAGS = $(helper_test_cppflags)
 testsuite_unit_helper_test_perfctr_run_LDADD = $(helper_test_ldadd)
 # test-perfctr-run runs helper/perfctr-run: `make check` builds all first.
+testsuite_unit_helper_test_dump_SOURCES = testsuite/unit/helper/test-dump.c
+testsuite_unit_helper_test_dump_CPPFLAGS = $(helper_test_cppflags)
+testsuite_unit_helper_test_dump_LDADD = $(helper_test_ldadd)
+testsuite_unit_helper_test_dump_hw_SOURCES = testsuite/unit/helper/test-dump-hw.c
+testsuite_unit_helper_test_dump_hw_CPPFLAGS = $(helper_test_cppflags)
+testsuite_unit_helper_test_dump_hw_LDADD = $(helper_test_ldadd)
+testsuite_unit_helper_test_dump_pfm_SOURCES = testsuite/unit/helper/test-dump-pfm.c
+testsuite_unit_helper_test_dump_pfm_CPPFLAGS = $(helper_test_cppflags)
+testsuite_unit_helper_test_dump_pfm_LDADD = $(helper_test_ldadd)

@@ -19,6 +19,7 @@
 #include "check.h"
 #include "diag.h"
 #include "emit.h"
+#include "listing.h"
 #include "model.h"
 #include "options.h"
 #include "outdir.h"
@@ -252,12 +253,19 @@ int main(int argc, char **argv)
 	struct outdir out;
 	char **nargv;
 	const struct source *script;
+	int rc;
 
 	memset(&fe, 0, sizeof(fe));
 	find_paths(&fe.paths);
 	refuse_recursion(fe.paths.real_stap);
-	if (cmdline__parse(&fe.cl, argc, argv) < 0 || fe.cl.parse_failed ||
-	    fe.cl.dump_mode)
+	if (cmdline__parse(&fe.cl, argc, argv) < 0)
+		pass_through(&fe);
+	rc = listing__run(&fe.cl);	/* --dump-counters, -l 'perfctr...' */
+	if (rc >= 0) {
+		cmdline__free(&fe.cl);
+		return rc;
+	}
+	if (fe.cl.parse_failed || fe.cl.dump_mode)
 		pass_through(&fe);
 	if (load_sources(&fe) < 0 || !any_mention(&fe))
 		pass_through(&fe);

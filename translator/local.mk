@@ -13,7 +13,9 @@ translator_libtranslator_a_SOURCES = \
 	translator/emit.c translator/emit.h \
 	translator/outdir.c translator/outdir.h \
 	translator/options.c translator/options.h \
-	translator/spawn.c translator/spawn.h
+	translator/spawn.c translator/spawn.h \
+	translator/probematch.c translator/probematch.h \
+	translator/listing.c translator/listing.h
 
 translator_stap_perfctr_SOURCES = translator/frontend.c
 translator_stap_perfctr_CPPFLAGS = $(AM_CPPFLAGS) \
@@ -24,7 +26,7 @@ translator_stap_perfctr_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DABS_SRCDIR='"$(abs_top_srcdir)"' \
 	-DNEED_RUNTIME_SHIM=$(NEED_RUNTIME_SHIM_01)
 translator_stap_perfctr_LDADD = translator/libtranslator.a helper/libperfctr.a \
-	$(PFM_LIBS) $(ELF_LIBS)
+	$(PFM_LIBS) $(ELF_LIBS) $(JANSSON_LIBS)
 
 # Our `stap`, for users who put our bindir first in PATH.  Never over the
 # real one: when bindir/stap exists and is not our link, or bindir is where
@@ -51,13 +53,14 @@ uninstall-stap-link:
 # Unit tests (testsuite/unit/translator): TAP programs.
 translator_tests = testsuite/unit/translator/test-lexer \
 	testsuite/unit/translator/test-parser \
-	testsuite/unit/translator/test-options
+	testsuite/unit/translator/test-options \
+	testsuite/unit/translator/test-probematch
 check_PROGRAMS += $(translator_tests)
 TESTS += $(translator_tests)
 translator_test_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/translator \
 	-I$(top_srcdir)/testsuite/lib
 translator_test_ldadd = translator/libtranslator.a helper/libperfctr.a \
-	$(PFM_LIBS) $(ELF_LIBS)
+	$(PFM_LIBS) $(ELF_LIBS) $(JANSSON_LIBS)
 testsuite_unit_translator_test_lexer_SOURCES = testsuite/unit/translator/test-lexer.c
 testsuite_unit_translator_test_lexer_CPPFLAGS = $(translator_test_cppflags)
 testsuite_unit_translator_test_lexer_LDADD = $(translator_test_ldadd)
@@ -67,12 +70,19 @@ testsuite_unit_translator_test_parser_LDADD = $(translator_test_ldadd)
 testsuite_unit_translator_test_options_SOURCES = testsuite/unit/translator/test-options.c
 testsuite_unit_translator_test_options_CPPFLAGS = $(translator_test_cppflags)
 testsuite_unit_translator_test_options_LDADD = $(translator_test_ldadd)
+testsuite_unit_translator_test_probematch_SOURCES = testsuite/unit/translator/test-probematch.c
+testsuite_unit_translator_test_probematch_CPPFLAGS = $(translator_test_cppflags)
+testsuite_unit_translator_test_probematch_LDADD = $(translator_test_ldadd)
 
 # The front-end against a fake stap that records argv, environment, stdin.
 check_PROGRAMS += testsuite/unit/translator/fake-stap
 testsuite_unit_translator_fake_stap_SOURCES = testsuite/unit/translator/fake-stap.c
 TESTS += testsuite/unit/translator/frontend.test
 EXTRA_DIST += testsuite/unit/translator/frontend.test
+
+# --dump-counters and -l/-L 'perfctr...': answered without stap.
+TESTS += testsuite/unit/translator/listing.test
+EXTRA_DIST += testsuite/unit/translator/listing.test
 
 # Never break stap: Debian's example scripts through us and through stap.
 TESTS += testsuite/passthrough/doc-examples.test

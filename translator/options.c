@@ -16,7 +16,7 @@
 
 enum {
 	OPT_RUNTIME = 256, OPT_BPF, OPT_DYNINST, OPT_PRIVILEGE,
-	OPT_UNPRIVILEGED, OPT_DUMP, OPT_OTHER,
+	OPT_UNPRIVILEGED, OPT_DUMP, OPT_OTHER, OPT_DUMP_COUNTERS,
 };
 
 static const struct option long_options[] = {
@@ -74,6 +74,7 @@ static const struct option long_options[] = {
 	{ "example",                 no_argument,       NULL, OPT_OTHER },
 	{ "no-global-var-display",   no_argument,       NULL, OPT_OTHER },
 	{ "language-server",         no_argument,       NULL, OPT_OTHER },	/* 5.1 */
+	{ "dump-counters",           optional_argument, NULL, OPT_DUMP_COUNTERS },	/* ours */
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -111,8 +112,16 @@ static void take_option(struct cmdline *cl, int opt)
 	case 'p':
 		cl->last_pass = atoi(arg);
 		break;
-	case 'l': case 'L': case OPT_DUMP:
+	case 'l': case 'L':
+		cl->list_pattern = arg;
+		cl->list_vars = opt == 'L';
+		/* fall through */
+	case OPT_DUMP:
 		cl->dump_mode = 1;
+		cl->n_dump++;
+		break;
+	case OPT_DUMP_COUNTERS:
+		cl->dump_counters = arg ? arg : "";
 		break;
 	case 'w':
 		cl->suppress_warnings = 1;

@@ -21,6 +21,10 @@ struct cmdline {
 	int nargs;
 	int last_pass;		/* -p N, default 5 */
 	int dump_mode;		/* -l, -L, --dump-* */
+	int n_dump;		/* how many of those (stap takes one) */
+	const char *list_pattern;	/* -l/-L PATTERN, the last one */
+	int list_vars;		/* it was -L */
+	const char *dump_counters;	/* ours: --dump-counters[=FMT], FMT or "" */
 	int suppress_warnings;	/* -w */
 	int has_runtime_dir;	/* -R */
 	const char *runtime;	/* --runtime=, --bpf, --dyninst; NULL = kernel */

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test-probematch.c - stap -l / -L patterns over perfctr probe points:
+ * which patterns are ours, parse errors, globs, '**', the optional
+ * components (-l only when named, -L always), implied tails, counter ids,
+ * quoting, and the pieces the "no match" messages use.
+ */
+#include <errno.h>
+#include "probematch.h"
+#include "tap.h"
+
+static char got[8192], err[256];
+
+static void collect(const char *point, void *ctx)
+{
+	strcat(got, point);
+	strcat(got, "\n");
+}
+
+/* The points pattern matches for event, one a line. */
+static const char *points(const char *pattern, const char *event, int forms)
+{
+	struct pm_pattern p;
+
+	got[0] = '\0';
+	if (probematch__parse(pattern, &p, err, sizeof(err)))
+		return err;
+	probematch__event(&p, event, forms, collect, NULL);
+	return got;
+}
+
+static const struct {
+	const char *pattern, *event;
+	int forms;
+	const char *want;
+} cases[] = {
+	{ "perfctr.**", "cycles", 0, "perfctr.event(\"cycles\").counter(\"ID\")\n" },
+	{ "perfctr", "cycles", 0, "perfctr.event(\"cycles\").counter(\"ID\")\n" },
+	{ "perfctr.**", "cycles", 1,
+	  "perfctr.event(\"cycles\").counter(\"ID\")\n"
+	  "perfctr.event(\"cycles\").multiplex.counter(\"ID\")\n"
+	  "perfctr.event(\"cycles\").user.counter(\"ID\")\n"
+	  "perfctr.event(\"cycles\").user.multiplex.counter(\"ID\")\n"
+	  "perfctr.event(\"cycles\").kernel.counter(\"ID\")\n"
+	  "perfctr.event(\"cycles\").kernel.multiplex.counter(\"ID\")\n" },
+	{ "perfctr.event(\"cyc*\")", "cycles", 0,
+	  "perfctr.event(\"cycles\").counter(\"ID\")\n" },
+	{ "perfctr.event(\"cyc*\")", "instructions", 0, "" },
+	{ "perfctr.event(\"[cd]?cles\")", "cycles", 0,
+	  "perfctr.event(\"cycles\").counter(\"ID\")\n" },
+	{ "perfctr.event(\"cycles\").user", "cycles", 0,
+	  "perfctr.event(\"cycles\").user.counter(\"ID\")\n" },
+	{ "perfctr.event(\"cycles\").user", "cycles", 1,
+	  "perfctr.event(\"cycles\").user.counter(\"ID\")\n"
+	  "perfctr.event(\"cycles\").user.multiplex.counter(\"ID\")\n" },
+	{ "perfctr.event(\"cycles\").*.counter(\"c\")", "cycles", 0, "" },
+	{ "perfctr.event(\"cycles\").*.counter(\"c\")", "cycles", 1,
+	  "perfctr.event(\"cycles\").multiplex.counter(\"c\")\n"
+	  "perfctr.event(\"cycles\").user.counter(\"c\")\n"
+	  "perfctr.event(\"cycles\").kernel.counter(\"c\")\n" },
+	{ "perfctr.event(\"cycles\").counter(\"c\")", "cycles", 0,
+	  "perfctr.event(\"cycles\").counter(\"c\")\n" },
+	{ "perfctr.event(\"cycles\").multiplex.counter(\"c*\")", "cycles", 0,
+	  "perfctr.event(\"cycles\").multiplex.counter(\"ID\")\n" },
+	{ "perfctr.event(\"cycles\").counter(\"c\").multiplex", "cycles", 1, "" },
+	{ "perfctr.user", "cycles", 1, "" },
+	{ "perfctr.event", "cycles", 0, "perfctr.event(\"cycles\").counter(\"ID\")\n" },
+	{ "perfctr.ev*(\"cycles\")", "cycles", 0,
+	  "perfctr.event(\"cycles\").counter(\"ID\")\n" },
+	{ " perfctr . event ( \"inst_retired.any\" ) ", "inst_retired.any", 0,
+	  "perfctr.event(\"inst_retired.any\").counter(\"ID\")\n" },
+	{ "perfctr.event(\"cpu/event=0x3c/\")", "cpu/event=0x3c/", 0,
+	  "perfctr.event(\"cpu/event=0x3c/\").counter(\"ID\")\n" },
+	{ "perfctr.event(\"a\\\"b\")", "a\"b", 0,
+	  "perfctr.event(\"a\\\"b\").counter(\"ID\")\n" },
+	{ "perfctr.event(\"x\").counter(\"c\").**", "x", 0,
+	  "perfctr.event(\"x\").counter(\"c\")\n" },
+	{ "perfctr.event(\"x\").counter(\"c\").foo", "x", 1, "" },
+	{ "perfctr.event(\"x\"", "x", 0, "expected ')' at 'end of pattern'" },
+	{ "perfctr.event(x)", "x", 0, "expected a string literal at 'x)'" },
+	{ "perfctr..event", "x", 0, "expected a probe point component at '.event'" },
+	{ "perfctr.event(\"x\") y", "x", 0, "expected '.' or the end at 'y'" },
+	{ "perfctr.event(\"x)", "x", 0, "unterminated string" },
+	{ "perfctr.a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q", "x", 0, "too many components" },
+};
+
+static void matching(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *g = points(cases[i].pattern, cases[i].event,
+				       cases[i].forms);
+
+		if (g == got)
+			is_str(g, cases[i].want, "%s %s on \"%s\"",
+			       cases[i].forms ? "-L" : "-l", cases[i].pattern,
+			       cases[i].event);
+		else
+			like(g, cases[i].want, "parse error: %s", cases[i].pattern);
+	}
+}
+
+static void ours(void)
+{
+	static const struct {
+		const char *pattern;
+		int ours;
+	} pats[] = {
+		{ "perfctr.**", 1 }, { "perfctr", 1 }, { "  perfctr.event(\"x\")", 1 },
+		{ "perfctrx.**", 0 }, { "perf*", 0 }, { "kernel.function(\"*\")", 0 },
+		{ "**", 0 }, { "", 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(pats) / sizeof(pats[0]); i++)
+		is_int(probematch__is_perfctr(pats[i].pattern), pats[i].ours,
+		       "'%s' is %s", pats[i].pattern, pats[i].ours ? "ours" : "stap's");
+}
+
+static void messages(void)
+{
+	struct pm_pattern p;
+	char similar[128];
+
+	probematch__parse("perfctr.evnt(\"cycles\")", &p, err, sizeof(err));
+	is_str(probematch__unknown_component(&p), "evnt", "unknown component found");
+	probematch__similar("evnt", similar, sizeof(similar));
+	like(similar, "event", "similar: event");
+	probematch__parse("perfctr.e*.counter(\"c\")", &p, err, sizeof(err));
+	ok(probematch__unknown_component(&p) == NULL, "globs are not unknown");
+	ok(probematch__event_literal(&p) == NULL, "no event argument: no literal");
+	probematch__parse("perfctr.event(\"cycles\")", &p, err, sizeof(err));
+	is_str(probematch__event_literal(&p), "cycles", "event literal");
+	probematch__parse("perfctr.event(\"cyc*\")", &p, err, sizeof(err));
+	ok(probematch__event_literal(&p) == NULL, "a glob is no literal");
+}
+
+int main(void)
+{
+	ours();
+	matching();
+	messages();
+	return tap_done();
+}

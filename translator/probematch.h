@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * probematch.h - stap -l / -L patterns over perfctr probe points: parse
+ * 'perfctr.event("cyc*").**' and match it against every form of a point
+ * for one event.  Globs as stap's: '*', '?', '[...]' in component names
+ * and string arguments, '**' for any number of components.
+ */
+#ifndef PERFCTR_PROBEMATCH_H
+#define PERFCTR_PROBEMATCH_H
+
+#include "libperfctr.h"
+
+#define PM_COMPS_MAX 16
+#define PM_COMP_NAME_MAX 64
+
+struct pm_comp {
+	char name[PM_COMP_NAME_MAX];
+	char arg[PERFCTR_NAME_MAX];
+	int has_arg;
+};
+
+struct pm_pattern {
+	struct pm_comp c[PM_COMPS_MAX];
+	int n;
+};
+
+/* Is this pattern about perfctr (its first component is "perfctr")? */
+int probematch__is_perfctr(const char *text);
+
+/* Parses a pattern.  Returns 0, or -EINVAL with a message in err. */
+int probematch__parse(const char *text, struct pm_pattern *p, char *err,
+		      size_t errlen);
+
+/* Calls fn with every probe point for event that p matches, written as
+ * a script would: perfctr.event("EVENT").counter("ID").  -l (forms 0)
+ * shows .user, .kernel and .multiplex only where p names them; -L
+ * (forms 1) shows every form.  A pattern may stop early: the rest of a
+ * point is implied ('perfctr.event("cycles")').  ID is the pattern's
+ * own counter id when it gives one, else "ID".  Returns how many. */
+typedef void pm_point_fn(const char *point, void *ctx);
+int probematch__event(const struct pm_pattern *p, const char *event,
+		      int forms, pm_point_fn *fn, void *ctx);
+
+/* For messages: the first component that names none of a perfctr
+ * point's ("evnt"), or NULL; the event argument when it has no glob,
+ * or NULL. */
+const char *probematch__unknown_component(const struct pm_pattern *p);
+const char *probematch__event_literal(const struct pm_pattern *p);
+/* Nearest component names to name (for "similar: ..."), as "a, b". */
+void probematch__similar(const char *name, char *buf, size_t len);
+
+#endif /* PERFCTR_PROBEMATCH_H */
