@@ -115,7 +115,7 @@ static int exec_staprun(const char *staprun, int argc, char **argv,
 	return 1;
 }
 
-#define WHY_MAX 1024
+#define WHY_MAX 2048
 
 /* Per request: its encoding, and whether it is still good. */
 struct plan {
@@ -200,9 +200,34 @@ static void resolve_all(struct plan *p, struct perfctr_resolver *r)
 	}
 }
 
+/* "; script X.stp holds "a", "b"" for every other loaded perfctr
+ * module with pinned counters: read from the kernel (sysfs), never stale. */
+static size_t name_holders(const char *sysfs_root, char *buf, size_t len)
+{
+	struct perfctr_holder *h = NULL;
+	int nh = perfctr_holders__read(sysfs_root, &h), i;
+	unsigned int j;
+	size_t n = 0;
+
+	for (i = 0; i < nh && n < len; i++) {
+		const char *sep = "";
+
+		n += snprintf(buf + n, len - n, "; %s (%s) holds", h[i].module,
+			      h[i].n ? h[i].reqs[0].src : "?");
+		for (j = 0; j < h[i].n && n < len; j++, sep = ",")
+			if (!h[i].encs ||
+			    !(h[i].encs[j].flags & PERFCTR_F_MULTIPLEX))
+				n += snprintf(buf + n, len - n, "%s \"%s\"", sep,
+					      h[i].reqs[j].event);
+	}
+	if (nh > 0)
+		perfctr_holders__free(h, nh);
+	return n;
+}
+
 /* Why an event does not fit: what else wants the counters. */
 static void explain_no_room(const struct plan *p, unsigned int k,
-			    char *buf, size_t len)
+			    const char *sysfs_root, char *buf, size_t len)
 {
 	size_t n = 0;
 	unsigned int i;
@@ -214,19 +239,23 @@ static void explain_no_room(const struct plan *p, unsigned int k,
 			n += snprintf(buf + n, len - n, "%s\"%s\"", i ? ", " : "",
 				      p->tab->reqs[p->set_idx[i]].event);
 	if (n < len)
-		n += snprintf(buf + n, len - n, ")%s; add .multiplex to the "
-			      "probe point to time-share counters, with scaled "
-			      "counts", perfctr_watchdog__holds_counter() ?
-			      "; kernel.nmi_watchdog is 1: the NMI watchdog "
-			      "may hold one counter per CPU" : "");
+		n += snprintf(buf + n, len - n, ")");
+	if (n < len)
+		n += name_holders(sysfs_root, buf + n, len - n);
+	if (n < len && perfctr_watchdog__holds_counter())
+		n += snprintf(buf + n, len - n, "; kernel.nmi_watchdog is 1: "
+			      "the NMI watchdog may hold one counter per CPU");
+	if (n < len)
+		snprintf(buf + n, len - n, "; add .multiplex to the probe point "
+			 "to time-share counters, with scaled counts");
 }
 
 /* Opens the resolved requests together on one CPU; reports (once per
  * request) those that cannot be counted there. */
-static void trial_cpu(struct plan *p, int cpu)
+static void trial_cpu(struct plan *p, int cpu, const char *sysfs_root)
 {
 	unsigned int i, k = 0;
-	char why[512], msg[WHY_MAX];
+	char why[WHY_MAX - 128], msg[WHY_MAX];
 
 	for (i = 0; i < p->tab->n; i++)
 		if (p->ok[i]) {
@@ -239,12 +268,15 @@ static void trial_cpu(struct plan *p, int cpu)
 		if (!p->res[i])
 			continue;
 		if (p->res[i] == -ENOSPC)
-			explain_no_room(p, k, why, sizeof(why));
+			explain_no_room(p, k, sysfs_root, why, sizeof(why));
 		else
 			perfctr_trial__explain(p->res[i], why, sizeof(why));
-		snprintf(msg, sizeof(msg),
-			 "event \"%s\" cannot be counted on CPU %d: %s",
-			 p->tab->reqs[p->set_idx[i]].event, cpu, why);
+		/* a long explanation may be cut: the start says what */
+		if (snprintf(msg, sizeof(msg),
+			     "event \"%s\" cannot be counted on CPU %d: %s",
+			     p->tab->reqs[p->set_idx[i]].event, cpu, why) >=
+		    (int)sizeof(msg))
+			msg[sizeof(msg) - 2] = '.';
 		fail(p, p->set_idx[i], msg);
 	}
 }
@@ -260,7 +292,7 @@ static int trial_all(struct plan *p, const char *sysfs_root)
 		return -1;
 	}
 	for (i = 0; i < n; i++)
-		trial_cpu(p, cpus[i]);
+		trial_cpu(p, cpus[i], sysfs_root);
 	free(cpus);
 	return 0;
 }
