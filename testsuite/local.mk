@@ -1,10 +1,14 @@
 ## testsuite/local.mk - the guest test harness (testsuite/README.md):
 ## testsuite/guest-run runs one script in a QEMU guest, run-suite runs every
 ## testsuite/guest/ARCH/*.stp as a TAP test; testsuite/lib holds their code.
+## Two guest suites: x86_64 (the host's kernel) and arm64 (Debian's arm64
+## kernel under qemu-system-aarch64, with a real PMU; it skips where
+## qemu-system-aarch64 or aarch64-linux-gnu-gcc is missing).
 
 guest_lib_files = \
 	testsuite/lib/common.sh \
 	testsuite/lib/arch.sh \
+	testsuite/lib/sysroot.sh \
 	testsuite/lib/guest.sh \
 	testsuite/lib/stap.sh \
 	testsuite/lib/guest-init \
@@ -14,16 +18,21 @@ guest_prog_files = \
 	testsuite/guest/progs/common.c \
 	testsuite/guest/progs/touch_pages.c \
 	testsuite/guest/progs/pingpong.c \
-	testsuite/guest/progs/spin.c
+	testsuite/guest/progs/spin.c \
+	testsuite/guest/progs/insn_loop.c
 
 EXTRA_DIST += testsuite/README.md testsuite/guest-run \
-	testsuite/guest/run-suite testsuite/guest/x86_64 \
+	testsuite/guest/run-suite testsuite/guest/run-suite-arm64 \
+	testsuite/guest/x86_64 testsuite/guest/arm64 \
 	$(guest_lib_files) $(guest_prog_files)
 
-TESTS += testsuite/guest/run-suite
+TESTS += testsuite/guest/run-suite testsuite/guest/run-suite-arm64
 
 # What configure found, for the harness scripts (testsuite/lib/common.sh
-# reads it; a variable set in the environment wins).
+# reads it; a variable set in the environment wins).  HELPER_*: what
+# helper/local.mk builds libperfctr.a and perfctr-run from and links it
+# with; the arm64 guest's perfctr-run is cross-built the same way
+# (testsuite/lib/arch.sh).
 guest_config = build/guest/config.sh
 noinst_DATA += $(guest_config)
 CLEANFILES += $(guest_config)
@@ -39,6 +48,9 @@ $(guest_config): Makefile
 	  echo ': "$${KERNEL_BUILD:=$(KERNEL_BUILD)}"'; \
 	  echo ': "$${QEMU_X86_64:=$(QEMU_X86_64)}"'; \
 	  echo ': "$${BUSYBOX:=$(BUSYBOX)}"'; \
+	  echo ': "$${HELPER_LIB_SOURCES:=$(helper_libperfctr_a_SOURCES)}"'; \
+	  echo ': "$${HELPER_RUN_SOURCES:=$(helper_perfctr_run_SOURCES)}"'; \
+	  echo ': "$${HELPER_LIBS:=$(filter -l%,$(helper_perfctr_run_LDADD))}"'; \
 	} >$@.tmp && mv $@.tmp $@
 
 # The guest caches (kernel build tree, symbols, initramfs, stap's module

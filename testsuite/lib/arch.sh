@@ -1,53 +1,391 @@
 # arch.sh - everything that differs between guest architectures, in one
 # place (sourced, bash; needs common.sh and guest_load_config first).
-# arch_setup ARCH sets:
-#   ARCH                 the guest architecture (uname -m)
+# arch_setup ARCH (x86_64, arm64; aarch64 means arm64) sets, reading no
+# network and building nothing:
+#   ARCH                 the guest architecture (its tests: guest/$ARCH)
 #   ARCH_DIR             $GUEST_ROOT/$ARCH: this architecture's caches
-#   ARCH_HEADERS         the kernel's headers build tree (read only):
-#                        GUEST_HEADERS, else configure's KERNEL_BUILD
-#   ARCH_RELEASE         its release: the kernel the guest boots
-#   ARCH_VMLINUZ         the kernel image (GUEST_VMLINUZ, else /boot's)
+#   ARCH_HEADERS         the kernel's headers build tree (read only)
+#   ARCH_RELEASE         its release: the kernel the guest boots (arm64:
+#                        empty until arch_fetch knows it)
+#   ARCH_VMLINUZ         the kernel image
 #   ARCH_QEMU            qemu-system-* binary; ARCH_QEMU_ARGS machine options
 #   ARCH_CONSOLE         kernel console device (boot log)
-#   ARCH_OUT_TTY         guest device for the job results (a second port)
+#   ARCH_OUT_TTY         guest device for the job results (a second channel)
 #   ARCH_APPEND          extra kernel command line
 #   ARCH_CC              compiler for the guest programs (linked static)
 #   ARCH_STAP_OPTS       stap options that select the architecture
 #   ARCH_SYSROOT         where the guest's staprun, stapio, libraries are
+#   ARCH_BUSYBOX ARCH_STAPRUN  the guest's busybox and staprun (host paths)
+#   ARCH_HELPER          the perfctr-run the guest gets (when it exists)
 #   ARCH_SYSCALL_PREFIX  prefix of syscall entry symbols (__x64_sys_getppid)
 #   ARCH_OBJDUMP         objdump that reads this architecture's modules
-# Only x86_64 is built today; arm64 (qemu-system-aarch64 -M virt, a
-# cross-built module, an arm64 sysroot, see shared/reference/e2e/
-# run-e2e-arm64.sh) gets its own case here and in arch_libs.
+# and the functions
+#   arch_missing         what this machine lacks to test ARCH (empty: nothing)
+#   arch_fetch           make what arch_setup names exist (arm64: download)
+#   arch_channels C R    ARCH_CHANNEL_ARGS: QEMU options for the console log
+#                        C and the result stream R
+#   arch_guest_files     extra "HOST GUEST" files for the initramfs
+#   arch_build_helper    the guest's perfctr-run, when it is cross-built
+#   arch_libs BINARY...  the shared libraries the binaries need
+#
+# x86_64 boots the host's own Debian kernel (configure's KERNEL_BUILD) with
+# the host's staprun.  arm64 boots Debian's arm64 build of the same kernel
+# release under qemu-system-aarch64 -M virt (TCG), with arm64 packages
+# fetched by a private apt state (sysroot.sh) into $ARCH_DIR/sysroot:
+# nothing arm64 is installed on the host.
 # shellcheck shell=bash
 # shellcheck disable=SC2034 # the ARCH_* variables are for the sourcing scripts
+# shellcheck disable=SC2154 # GUEST_ROOT, KERNEL_BUILD, REAL_STAPRUN...: common.sh
+
+# shellcheck source=testsuite/lib/sysroot.sh
+. "$top_srcdir/testsuite/lib/sysroot.sh"
 
 arch_setup() {
-	ARCH=$1
-	ARCH_DIR=$GUEST_ROOT/$ARCH
-	case $ARCH in
-	x86_64)
-		ARCH_HEADERS=${GUEST_HEADERS:-$KERNEL_BUILD}
-		ARCH_RELEASE=$(kernel_release_of "$ARCH_HEADERS")
-		ARCH_VMLINUZ=${GUEST_VMLINUZ:-/boot/vmlinuz-$ARCH_RELEASE}
-		ARCH_QEMU=${QEMU_X86_64:-qemu-system-x86_64}
-		# TCG only (KVM is not available on the development hosts)
-		ARCH_QEMU_ARGS=(-machine 'pc,accel=tcg' -cpu max)
-		ARCH_CONSOLE=ttyS0
-		ARCH_OUT_TTY=ttyS1
-		ARCH_APPEND="nokaslr"
-		ARCH_CC=${GUEST_CC:-gcc}
-		ARCH_STAP_OPTS=()
-		ARCH_SYSROOT=/
-		ARCH_SYSCALL_PREFIX=__x64_sys_
-		ARCH_OBJDUMP=objdump
-		;;
-	*)
-		die "architecture '$ARCH' is not supported (yet): x86_64"
-		;;
+	case $1 in
+	x86_64) arch_setup_x86_64 ;;
+	arm64 | aarch64) arch_setup_arm64 ;;
+	*) die "architecture '$1' is not supported: x86_64, arm64" ;;
 	esac
+}
+
+arch_setup_x86_64() {
+	ARCH=x86_64
+	ARCH_DIR=$GUEST_ROOT/$ARCH
+	ARCH_HEADERS=${GUEST_HEADERS:-$KERNEL_BUILD}
+	ARCH_RELEASE=$(kernel_release_of "$ARCH_HEADERS")
 	[ -n "$ARCH_RELEASE" ] ||
 		die "no kernel headers for $ARCH at '$ARCH_HEADERS' (configure --with-kernel, or GUEST_HEADERS)"
+	ARCH_VMLINUZ=${GUEST_VMLINUZ:-/boot/vmlinuz-$ARCH_RELEASE}
+	ARCH_QEMU=${QEMU_X86_64:-qemu-system-x86_64}
+	# TCG only (KVM is not available on the development hosts)
+	ARCH_QEMU_ARGS=(-machine 'pc,accel=tcg' -cpu max)
+	ARCH_CONSOLE=ttyS0
+	ARCH_OUT_TTY=ttyS1
+	ARCH_APPEND="nokaslr"
+	ARCH_CC=${GUEST_CC:-gcc}
+	ARCH_STAP_OPTS=()
+	ARCH_SYSROOT=/
+	ARCH_BUSYBOX=$BUSYBOX
+	ARCH_STAPRUN=$REAL_STAPRUN
+	ARCH_HELPER=$top_builddir/helper/perfctr-run
+	ARCH_SYSCALL_PREFIX=__x64_sys_
+	ARCH_OBJDUMP=objdump
+}
+
+# ------------------------------------------------------------------ arm64
+#
+# Knobs (environment): GUEST_ARM64_RELEASE (default: the arm64 build of
+# the configured amd64 kernel's ABI, 6.1.0-56-amd64 -> 6.1.0-56-arm64; if
+# the archive no longer has it, the newest; "newest" asks for that),
+# GUEST_ICOUNT_SHIFT (1: one instruction = 2 ns of virtual time, so
+# CPU_CYCLES = 2 x INST_RETIRED), QEMU_AARCH64, GUEST_ARM64_CROSS
+# (aarch64-linux-gnu-), and the mirror knobs of sysroot.sh.
+
+# bump when arm64_fetch_locked changes what it makes: old sysroots are redone
+ARM64_SYSROOT_LAYOUT=1
+
+# The guest's user space: busybox, staprun and stapio and the libraries
+# they need (arch_libs checks that the list is complete when it packs them).
+ARM64_BASE_PACKAGES=(busybox-static systemtap-runtime libc6 libgcc-s1
+	libstdc++6 libelf1 zlib1g libnss3 libnspr4 libsqlite3-0)
+# For each library perfctr-run links (-lNAME in HELPER_LIBS, from
+# helper/local.mk): the arm64 packages with its run-time library and its
+# headers.  A library missing here stops the fetch with its name.
+declare -gA ARM64_LIB_PACKAGES=(
+	[pfm]="libpfm4 libpfm4-dev"
+	[elf]="libelf1 libelf-dev zlib1g"
+	[jansson]="libjansson4 libjansson-dev"
+)
+
+# Debian's arm64 kernel has the virtio console (the result channel) and
+# the virtio-mmio transport as modules: the guest loads these (guest-init,
+# /etc/guest-modules) before it opens the result port.
+ARM64_MODULES=(kernel/drivers/virtio/virtio_mmio.ko
+	kernel/drivers/char/virtio_console.ko)
+
+arch_setup_arm64() {
+	local stamp rel
+	ARCH=arm64
+	ARCH_DIR=$GUEST_ROOT/$ARCH
+	ARCH_SYSROOT=$ARCH_DIR/sysroot
+	ARM64_WANT=$(arm64_wanted_release)
+	ARM64_PACKAGES=$(arm64_packages)
+	# the release the cached sysroot holds, if it was made for this want
+	# and these packages
+	stamp=$(cat "$ARCH_SYSROOT/.guest-sysroot" 2>/dev/null || true)
+	rel=${stamp#"want=$ARM64_WANT release="}
+	rel=${rel%%" "*}
+	ARCH_RELEASE=""
+	[ "$stamp" = "$(arm64_stamp "$rel")" ] && ARCH_RELEASE=$rel
+	ARCH_HEADERS=$ARCH_SYSROOT/usr/src/linux-headers-$ARCH_RELEASE
+	ARCH_VMLINUZ=$ARCH_SYSROOT/boot/vmlinuz-$ARCH_RELEASE
+	ARCH_QEMU=${QEMU_AARCH64:-qemu-system-aarch64}
+	# -icount: INST_RETIRED exists only with it, and counts are exact;
+	# sleep=off: idle time does not follow the host's clock.  Pointer
+	# authentication (Debian's kernel signs its return addresses) is slow to
+	# emulate with the architected algorithm: QEMU's own is much faster
+	# and counts the same instructions.
+	ARCH_QEMU_ARGS=(-machine virt -cpu 'max,pauth-impdef=on'
+		-icount "shift=${GUEST_ICOUNT_SHIFT:-1},sleep=off")
+	ARCH_CONSOLE=ttyAMA0
+	ARCH_OUT_TTY=hvc0
+	ARCH_APPEND="nokaslr"
+	ARM64_CROSS=${GUEST_ARM64_CROSS:-aarch64-linux-gnu-}
+	ARCH_CC=${ARM64_CROSS}gcc
+	ARCH_STAP_OPTS=(-a arm64 -B "CROSS_COMPILE=$ARM64_CROSS")
+	ARCH_BUSYBOX=$ARCH_SYSROOT/bin/busybox
+	ARCH_STAPRUN=$ARCH_SYSROOT/usr/bin/staprun
+	ARCH_HELPER=$ARCH_DIR/helper/perfctr-run
+	ARCH_SYSCALL_PREFIX=__arm64_sys_
+	ARCH_OBJDUMP=${ARM64_CROSS}objdump
+}
+
+# arm64_stamp RELEASE: what a sysroot made now for RELEASE records.
+arm64_stamp() {
+	echo "want=$ARM64_WANT release=$1 layout=$ARM64_SYSROOT_LAYOUT packages=$ARM64_PACKAGES"
+}
+
+# arm64_packages: the packages to fetch besides the kernel, comma-separated.
+arm64_packages() {
+	local l pkgs=("${ARM64_BASE_PACKAGES[@]}")
+	for l in ${HELPER_LIBS:--lpfm -lelf}; do
+		l=${l#-l}
+		[ -n "${ARM64_LIB_PACKAGES[$l]:-}" ] ||
+			die "perfctr-run links -l$l: add its arm64 packages to ARM64_LIB_PACKAGES (testsuite/lib/arch.sh)"
+		# shellcheck disable=SC2206 # words: package names
+		pkgs+=(${ARM64_LIB_PACKAGES[$l]})
+	done
+	printf '%s\n' "${pkgs[@]}" | sort -u | paste -sd, -
+}
+
+# arm64_wanted_release: GUEST_ARM64_RELEASE, else the arm64 flavour of the
+# configured kernel's ABI (6.1.0-56), else "newest".
+arm64_wanted_release() {
+	local host
+	if [ -n "${GUEST_ARM64_RELEASE:-}" ]; then
+		echo "$GUEST_ARM64_RELEASE"
+		return
+	fi
+	host=$(kernel_release_of "$KERNEL_BUILD")
+	if [[ $host =~ ^([0-9]+\.[0-9]+\.[0-9]+-[0-9]+)- ]]; then
+		echo "${BASH_REMATCH[1]}-arm64"
+	else
+		echo newest
+	fi
+}
+
+arch_missing() {
+	local t
+	case $ARCH in
+	x86_64)
+		command -v "$ARCH_QEMU" >/dev/null || echo "no $ARCH_QEMU"
+		;;
+	arm64)
+		for t in "$ARCH_QEMU" "$ARCH_CC" "${ARM64_CROSS}objdump" \
+			apt-get dpkg-deb readelf; do
+			command -v "$t" >/dev/null || { echo "no $t"; return; }
+		done
+		[ "$("$ARCH_CC" -print-file-name=libc.a)" != libc.a ] ||
+			echo "no static C library for $ARCH_CC (libc6-dev-arm64-cross)"
+		;;
+	esac
+}
+
+# (dies on failure: call it where set -e is in force, not under || or if)
+arch_fetch() {
+	case $ARCH in
+	arm64)
+		[ -n "$ARCH_RELEASE" ] && return 0
+		with_lock "$ARCH_DIR/lock" arm64_fetch_locked
+		arch_setup_arm64
+		[ -n "$ARCH_RELEASE" ] || die "no arm64 sysroot in $ARCH_SYSROOT"
+		;;
+	esac
+	return 0
+}
+
+# arm64_fetch_locked: download and unpack the kernel and the packages into
+# a fresh $ARCH_SYSROOT (about 70 MB to download, once).
+arm64_fetch_locked() {
+	local apt=$ARCH_DIR/apt new=$ARCH_SYSROOT.new release t0
+	arch_setup_arm64
+	[ -n "$ARCH_RELEASE" ] && return 0	# another run made it meanwhile
+	t0=$(now)
+	log "fetching Debian arm64 packages into $ARCH_SYSROOT (once)"
+	sysroot_apt_init "$apt" arm64
+	sysroot_apt_update "$apt"
+	release=$(arm64_resolve_release "$apt")
+	rm -rf "$new" "$apt/debs"
+	mkdir -p "$new" "$apt/debs"
+	# shellcheck disable=SC2046 # package names: one word each
+	sysroot_download "$apt" "$apt/debs" "linux-image-$release" \
+		"linux-headers-$release" $(tr , ' ' <<<"$ARM64_PACKAGES")
+	arm64_unpack_kernel "$apt" "$release" "$new"
+	sysroot_unpack_all "$apt/debs" "$new" 'linux-*'
+	arm64_stamp "$release" >"$new/.guest-sysroot"
+	rm -rf "$ARCH_SYSROOT" "$apt"	# the lists and debs: 120 MB, not needed again
+	mv "$new" "$ARCH_SYSROOT"
+	log "arm64 sysroot for $release ready in $(elapsed "$t0")s"
+}
+
+# arm64_resolve_release APT: the release to fetch (ARM64_WANT, or the
+# newest when that is not, or no longer, in the archive).
+arm64_resolve_release() {
+	local apt=$1 newest
+	if [ "$ARM64_WANT" != newest ] &&
+		sysroot_has_package "$apt" "linux-image-$ARM64_WANT"; then
+		echo "$ARM64_WANT"
+		return
+	fi
+	[ -z "${GUEST_ARM64_RELEASE:-}" ] || [ "$GUEST_ARM64_RELEASE" = newest ] ||
+		die "GUEST_ARM64_RELEASE=$GUEST_ARM64_RELEASE: no linux-image-$GUEST_ARM64_RELEASE in the archive"
+	newest=$(sysroot_apt_cache "$apt" depends linux-image-arm64 |
+		sed -n 's/^ *Depends: linux-image-\([^ ]*-arm64\)$/\1/p' | head -n 1)
+	[ -n "$newest" ] || die "no arm64 kernel in the archive (linux-image-arm64)"
+	[ "$ARM64_WANT" = newest ] ||
+		log "linux-image-$ARM64_WANT is not in the archive: using $newest"
+	echo "$newest"
+}
+
+# arm64_unpack_kernel APT RELEASE DEST: the kernel image, the guest's
+# modules and the headers build tree, made usable from this machine: the
+# tree's scripts are the host's linux-kbuild (amd64 tools build arm64
+# modules too), its common half the host's when it has the same one.
+arm64_unpack_kernel() {
+	local apt=$1 rel=$2 dest=$3 deb hdr kbuild common m members=()
+	deb=$(sysroot_deb "$apt/debs" "linux-image-$rel")
+	members=("./boot/vmlinuz-$rel")
+	for m in "${ARM64_MODULES[@]}"; do
+		members+=("./lib/modules/$rel/$m")
+	done
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$dest" "${members[@]}" ||
+		die "cannot unpack the kernel from $deb"
+	sysroot_unpack "$(sysroot_deb "$apt/debs" "linux-headers-$rel")" "$dest"
+	hdr=$dest/usr/src/linux-headers-$rel
+	# scripts -> ../../lib/linux-kbuild-6.1/scripts
+	kbuild=$(readlink "$hdr/scripts")
+	kbuild=${kbuild#../../lib/}
+	kbuild=${kbuild%/scripts}
+	[ -d "/usr/lib/$kbuild" ] ||
+		die "no /usr/lib/$kbuild on this machine (apt-get install $kbuild)"
+	mkdir -p "$dest/usr/lib"
+	ln -sfn "/usr/lib/$kbuild" "$dest/usr/lib/$kbuild"
+	common=$(sed -n 's|^include \(/.*\)/Makefile$|\1|p' "$hdr/Makefile")
+	if [ ! -f "$common/Makefile" ]; then
+		sysroot_download "$apt" "$apt/debs" "${common##*/}"
+		sysroot_unpack "$(sysroot_deb "$apt/debs" "${common##*/}")" "$dest"
+		# the path it will have once $dest is renamed
+		sed -i "s|^include $common/Makefile\$|include $ARCH_SYSROOT$common/Makefile|" \
+			"$hdr/Makefile"
+	fi
+}
+
+# ---------------------------------------------------------- boot and files
+
+arch_channels() {
+	local console=$1 results=$2
+	case $ARCH in
+	x86_64)
+		ARCH_CHANNEL_ARGS=(-serial "file:$console" -serial "file:$results")
+		;;
+	arm64)
+		# the virt board has one UART: the results go to a virtio
+		# console (max_ports=1: a single port, made while the driver
+		# probes, no multiport control messages), /dev/hvc0 in the guest
+		ARCH_CHANNEL_ARGS=(-serial "file:$console"
+			-chardev "file,id=results,path=$results"
+			-device 'virtio-serial-device,max_ports=1'
+			-device 'virtconsole,chardev=results')
+		;;
+	esac
+}
+
+arch_guest_files() {
+	local list m
+	case $ARCH in
+	arm64)
+		list=$ARCH_DIR/initramfs/guest-modules
+		mkdir -p "$(dirname "$list")"
+		for m in "${ARM64_MODULES[@]}"; do
+			echo "/lib/modules/$ARCH_RELEASE/$m"
+		done >"$list.tmp"
+		cmp -s "$list.tmp" "$list" || mv "$list.tmp" "$list"
+		rm -f "$list.tmp"
+		echo "$list /etc/guest-modules"
+		for m in "${ARM64_MODULES[@]}"; do
+			echo "$ARCH_SYSROOT/lib/modules/$ARCH_RELEASE/$m /lib/modules/$ARCH_RELEASE/$m"
+		done
+		;;
+	esac
+	return 0
+}
+
+arch_build_helper() {
+	case $ARCH in
+	arm64) arm64_build_helper ;;
+	esac
+	return 0
+}
+
+# arm64_build_helper: cross-build perfctr-run as helper/local.mk builds it
+# (HELPER_LIB_SOURCES into libperfctr.a, HELPER_RUN_SOURCES linked with it
+# and HELPER_LIBS; from config.sh), against the sysroot's libraries, into
+# $ARCH_DIR/helper/.  Only what is out of date is compiled again.  Only
+# when this tree has built its own perfctr-run: else the guest uses
+# staprun, as on x86_64.  The staprun it execs is the guest's.
+arm64_build_helper() {
+	local dir=$ARCH_DIR/helper s o objs=() run=() hdrs
+	if [ ! -x "$top_builddir/helper/perfctr-run" ]; then
+		rm -f "$ARCH_HELPER"
+		return 0
+	fi
+	mkdir -p "$dir"
+	hdrs=("$top_srcdir"/helper/*.h "$top_builddir/config.h"
+		"$ARCH_SYSROOT/.guest-sysroot")
+	for s in ${HELPER_LIB_SOURCES:-} ${HELPER_RUN_SOURCES:-}; do
+		[[ $s == *.c ]] || continue
+		o=$dir/$(basename "$s" .c).o
+		if newer_than "$o" "$top_srcdir/$s" "${hdrs[@]}"; then
+			vlog "cross-compiling $s"
+			arm64_helper_cc -c -o "$o" "$top_srcdir/$s"
+		fi
+		if [[ " ${HELPER_RUN_SOURCES:-} " == *" $s "* ]]; then
+			run+=("$o")
+		else
+			objs+=("$o")
+		fi
+	done
+	[ ${#run[@]} -gt 0 ] || die "no HELPER_RUN_SOURCES in $GUEST_ROOT/config.sh (run make)"
+	# a source that left the list must leave the archive too
+	if [ "${objs[*]}" != "$(cat "$dir/libperfctr.list" 2>/dev/null)" ] ||
+		newer_than "$dir/libperfctr.a" "${objs[@]}"; then
+		rm -f "$dir/libperfctr.a"
+		"${ARM64_CROSS}ar" rcs "$dir/libperfctr.a" "${objs[@]}" ||
+			die "cannot make $dir/libperfctr.a"
+		echo "${objs[*]}" >"$dir/libperfctr.list"
+	fi
+	newer_than "$ARCH_HELPER" "${run[@]}" "$dir/libperfctr.a" || return 0
+	vlog "linking $ARCH_HELPER"
+	# shellcheck disable=SC2086 # HELPER_LIBS: words
+	arm64_helper_cc -o "$ARCH_HELPER.tmp" "${run[@]}" "$dir/libperfctr.a" \
+		-L"$ARCH_SYSROOT/usr/lib/aarch64-linux-gnu" \
+		-Wl,-rpath-link,"$ARCH_SYSROOT/usr/lib/aarch64-linux-gnu:$ARCH_SYSROOT/lib/aarch64-linux-gnu" \
+		${HELPER_LIBS:--lpfm -lelf}
+	mv "$ARCH_HELPER.tmp" "$ARCH_HELPER"
+}
+
+# arm64_helper_cc ARGS...: the cross compiler with the helper's flags
+# (Makefile.am's AM_CFLAGS and AM_CPPFLAGS); its messages go to
+# $ARCH_DIR/helper/cc.log, and to stderr when it fails.
+arm64_helper_cc() {
+	local log=$ARCH_DIR/helper/cc.log
+	"$ARCH_CC" -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
+		-Werror=implicit-function-declaration -D_GNU_SOURCE \
+		-I"$top_srcdir/helper" -I"$top_builddir" -I"$ARCH_SYSROOT/usr/include" \
+		-DREAL_STAPRUN='"/usr/bin/staprun"' "$@" >"$log" 2>&1 || {
+		cat "$log" >&2
+		die "cannot cross-build perfctr-run for arm64"
+	}
 }
 
 # arch_libs BINARY...: the shared libraries (and the dynamic loader) the
@@ -57,6 +395,9 @@ arch_libs() {
 	x86_64)
 		{ ldd "$@" 2>/dev/null || true; } |
 			{ grep -oE '/[^ ]+\.so[^ ]*' || true; } | sort -u
+		;;
+	arm64)
+		sysroot_elf_libs "$ARCH_SYSROOT" aarch64-linux-gnu "$@"
 		;;
 	esac
 }

@@ -32,7 +32,6 @@ guest_stap_env() {
 # --------------------------------------------------------- test programs
 
 GUEST_PROGS_SRC=$top_srcdir/testsuite/guest/progs
-GUEST_HELPER=$top_builddir/helper/perfctr-run
 
 # guest_progs_dir: where the programs live, on the host and in the guest.
 guest_progs_dir() {
@@ -62,10 +61,10 @@ guest_build_progs() {
 # -------------------------------------------------------------- initramfs
 
 # guest_runner: the program that loads modules in the guest: our helper
-# when it has been built, else staprun (the helper execs staprun anyway for
-# modules without counters).
+# when it has been built (ARCH_HELPER), else staprun (the helper execs
+# staprun anyway for modules without counters).
 guest_runner() {
-	if [ -x "$GUEST_HELPER" ]; then
+	if [ -x "$ARCH_HELPER" ]; then
 		echo /usr/bin/perfctr-run
 	else
 		echo /usr/bin/staprun
@@ -75,29 +74,31 @@ guest_runner() {
 # guest_stapio: staprun execs stapio from its libexec directory.
 guest_stapio() {
 	local d
-	for d in "$(dirname "$REAL_STAPRUN")/../lib/systemtap" \
-		"$(dirname "$REAL_STAPRUN")/../libexec/systemtap"; do
+	for d in "$(dirname "$ARCH_STAPRUN")/../lib/systemtap" \
+		"$(dirname "$ARCH_STAPRUN")/../libexec/systemtap"; do
 		[ -x "$d/stapio" ] && { readlink -f "$d/stapio"; return; }
 	done
-	die "no stapio next to $REAL_STAPRUN"
+	die "no stapio next to $ARCH_STAPRUN"
 }
 
 # guest_base_files: "HOST-PATH GUEST-PATH" for each file of the base image.
 guest_base_files() {
-	local f bin stapio progs
+	local f bin stapio progs libs
 	stapio=$(guest_stapio)
 	echo "$GUEST_LIB/guest-init /init"
-	echo "$BUSYBOX /bin/busybox"
-	echo "$REAL_STAPRUN /usr/bin/staprun"
+	echo "$ARCH_BUSYBOX /bin/busybox"
+	echo "$ARCH_STAPRUN /usr/bin/staprun"
 	echo "$stapio ${stapio#"${ARCH_SYSROOT%/}"}"
-	bin=("$REAL_STAPRUN" "$stapio")
-	if [ -x "$GUEST_HELPER" ]; then
-		echo "$GUEST_HELPER /usr/bin/perfctr-run"
-		bin+=("$GUEST_HELPER")
+	bin=("$ARCH_STAPRUN" "$stapio")
+	if [ -x "$ARCH_HELPER" ]; then
+		echo "$ARCH_HELPER /usr/bin/perfctr-run"
+		bin+=("$ARCH_HELPER")
 	fi
-	for f in $(arch_libs "${bin[@]}"); do
+	libs=$(arch_libs "${bin[@]}")
+	for f in $libs; do
 		echo "$f ${f#"${ARCH_SYSROOT%/}"}"
 	done
+	arch_guest_files
 	progs=$(guest_progs_dir)
 	for f in "$progs"/*; do
 		[ -x "$f" ] && echo "$f $f"
@@ -139,7 +140,7 @@ guest_make_base() {
 
 # guest_prepare: everything a boot needs that is shared between runs.
 guest_prepare() {
-	[ -x "$BUSYBOX" ] || die "no busybox (apt-get install busybox-static)"
+	[ -x "$ARCH_BUSYBOX" ] || die "no busybox (apt-get install busybox-static)"
 	command -v "$ARCH_QEMU" >/dev/null || die "no $ARCH_QEMU"
 	[ -r "$ARCH_VMLINUZ" ] || die "no kernel image $ARCH_VMLINUZ"
 	with_lock "$ARCH_DIR/lock" guest_prepare_locked
@@ -147,6 +148,7 @@ guest_prepare() {
 
 guest_prepare_locked() {
 	guest_build_progs
+	arch_build_helper
 	guest_make_base
 }
 
@@ -193,14 +195,14 @@ guest_jobs_secs() {
 guest_boot() {
 	local w=$1 limit rc=0 t0
 	limit=$(($(guest_jobs_secs "$w") + GUEST_BOOT_SECS))
+	arch_channels "$w/console.log" "$w/results.log"
 	guest_cpio "$w/root" "$w/jobs.cpio"
 	cat "$ARCH_DIR/initramfs/base.cpio" "$w/jobs.cpio" >"$w/initrd.cpio"
 	rm -f "$w/jobs.cpio"
 	t0=$(now)
 	timeout --kill-after=5 "$limit" "$ARCH_QEMU" "${ARCH_QEMU_ARGS[@]}" \
 		-m "$GUEST_MEM" -smp "$GUEST_SMP" \
-		-nodefaults -display none -no-reboot \
-		-serial "file:$w/console.log" -serial "file:$w/results.log" \
+		-nodefaults -display none -no-reboot "${ARCH_CHANNEL_ARGS[@]}" \
 		-kernel "$ARCH_VMLINUZ" -initrd "$w/initrd.cpio" \
 		-append "console=$ARCH_CONSOLE quiet panic=-1 $ARCH_APPEND guest_out=$ARCH_OUT_TTY" \
 		</dev/null >"$w/qemu.log" 2>&1 || rc=$?
@@ -263,4 +265,25 @@ guest_job_status() {
 # timeout, seconds); empty when the job never ended.
 guest_job_field() {
 	guest_job_status "$1" "$2" | tr ' ' '\n' | sed -n "s/^$3=//p"
+}
+
+# guest_ready_field WORK KEY: a value of the guest's ready line (kernel,
+# cpus, uptime, events).
+guest_ready_field() {
+	{ tr -d '\r' 2>/dev/null <"$1/results.log" || true; } |
+		sed -n "s/^### guest-ready .*\<$2=\([^ ]*\).*/\1/p" | head -n 1
+}
+
+# guest_pmu_summary WORK: one line on the guest's hardware counters: its
+# PMU event source and the kernel's "hw perfevents" line, or "none".
+guest_pmu_summary() {
+	local events pmu line
+	events=$(guest_ready_field "$1" events)
+	pmu=$(tr , '\n' <<<"$events" | grep -E '^(armv8_pmuv3|armv8_.*|cpu|cpu_core|cpu_atom)$' |
+		paste -sd, - || true)
+	line=$(tr -d '\r' 2>/dev/null <"$1/out/dmesg" |
+		sed -n 's/^.*hw perfevents: //p' | head -n 1 || true)
+	printf '%s' "${pmu:-none}"
+	[ -n "$line" ] && printf ' (%s)' "$line"
+	echo
 }

@@ -18,6 +18,10 @@
  * and the last with which = 1 (end), and no other getppid() call: a
  * counter read at the first and at the second hit of the same tid() gives
  * the delta over the work alone.  Programs print one summary line to stdout.
+ *
+ * On aarch64 guest_marker makes the system call itself (no libc): its code
+ * is "mov x8, #173; svc #0; ret", two user instructions up to and
+ * including the svc, one after it (insn_loop checks this and counts on it).
  */
 #ifndef GUEST_PROGS_COMMON_H
 #define GUEST_PROGS_COMMON_H
