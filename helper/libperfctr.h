@@ -319,6 +319,12 @@ int perfctr_dump__names(const struct perfctr_dump *d, perfctr_name_fn *fn,
  * cannot be read or parsed is still listed, with problem set.  Returns
  * how many (*out malloc'd, NULL when none), or -ENOMEM. */
 int perfctr_holders__read(const char *sysfs_root, struct perfctr_holder **out);
+
+/* --dump-counters[=FORMAT]: collects and writes the dump in FORMAT ("" or
+ * "text", "json") to out.  Returns 0, or a negative errno with the reason
+ * in err (unknown format, collection or write failure). */
+int perfctr_dump__print(const char *format, const char *sysfs_root,
+			FILE *out, char *err, size_t errlen);
 void perfctr_holders__free(struct perfctr_holder *h, unsigned int n);
 
 #endif /* LIBPERFCTR_H */

@@ -353,6 +353,21 @@ out:
 	return assign;
 }
 
+/* perfctr-run --dump-counters[=FORMAT]: what stap --dump-counters
+ * prints, on a machine that runs modules without having stap. */
+static int dump_counters(const char *arg)
+{
+	const char *root = getenv("PERFCTR_SYSFS_ROOT");
+	char err[256];
+
+	if (perfctr_dump__print(arg[0] == '=' ? arg + 1 : arg,
+				root && *root ? root : NULL, stdout, err,
+				sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, PROG ": %s\n", err);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	const char *staprun = staprun_path();
@@ -361,6 +376,9 @@ int main(int argc, char **argv)
 	struct cmdline c;
 	int ret;
 
+	if (argc == 2 && !strncmp(argv[1], "--dump-counters", 15) &&
+	    (argv[1][15] == '\0' || argv[1][15] == '='))
+		return dump_counters(argv[1] + 15);
 	if (is_self(staprun)) {
 		fprintf(stderr, PROG ": %s is perfctr-run itself; point "
 			"STAP_PERFCTR_STAPRUN at the real staprun\n", staprun);

@@ -15,15 +15,6 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-static const struct {
-	const char *name;
-	int (*write)(const struct perfctr_dump *d, FILE *f);
-} formats[] = {
-	{ "", perfctr_dump__write_text },
-	{ "text", perfctr_dump__write_text },
-	{ "json", perfctr_dump__write_json },
-};
-
 /* A growing list of strings (owned). */
 struct strs {
 	char **v;
@@ -76,26 +67,13 @@ static int collect(struct perfctr_dump **d)
 
 static int dump_counters(const char *format)
 {
-	struct perfctr_dump *d;
-	size_t i;
-	int ret;
+	char err[256];
 
-	for (i = 0; i < ARRAY_SIZE(formats); i++)
-		if (!strcmp(format, formats[i].name))
-			break;
-	if (i == ARRAY_SIZE(formats)) {
-		fprintf(stderr, "stap-perfctr: unknown --dump-counters format "
-			"\"%s\"; known: text, json\n", format);
-		return 1;
-	}
-	if (collect(&d))
-		return 1;
-	ret = formats[i].write(d, stdout);
-	perfctr_dump__free(d);
-	if (ret)
-		fprintf(stderr, "stap-perfctr: cannot write the dump: %s\n",
-			strerror(-ret));
-	return ret ? 1 : 0;
+	if (perfctr_dump__print(format, getenv("PERFCTR_SYSFS_ROOT"), stdout,
+				err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "stap-perfctr: %s\n", err);
+	return 1;
 }
 
 static int cmp(const void *a, const void *b)
