@@ -192,16 +192,18 @@ static __always_inline int perfctr_read_scaled(unsigned int idx, u64 *val)
 	STAP_RETURN(v_);						\
 } while (0)
 
-/* perfctr_enabled() / perfctr_running(): nanoseconds the counter was
- * enabled, and running on the PMU, on this CPU. */
-#define PERFCTR_TIMES(idx, want_running) do {				\
-	u64 v_, e_ = 0, r_ = 0;						\
+/* perfctr_enabled() / perfctr_running() / perfctr_count(): nanoseconds
+ * this CPU's counter was enabled, and running on the PMU, and its count as
+ * is, unscaled (what = 0, 1, 2).  An estimate over an interval is
+ * (count2 - count1) * (enabled2 - enabled1) / (running2 - running1). */
+#define PERFCTR_TIMES(idx, what) do {					\
+	u64 v_ = 0, e_ = 0, r_ = 0;					\
 	int rc_ = (idx) < PERFCTR_NDECLARED ?				\
 		  perfctr_read_times((idx), &v_, &e_, &r_) : -ENODEV;	\
 	if (unlikely(rc_))						\
 		STAP_ERROR("perfctr: counter %lld: %s", (long long)(idx),	\
 			   perfctr_read_error((idx), rc_));		\
-	STAP_RETURN((want_running) ? r_ : e_);				\
+	STAP_RETURN((what) == 2 ? v_ : (what) == 1 ? r_ : e_);		\
 } while (0)
 
 /* Why a read failed; only on the error path. */

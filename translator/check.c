@@ -39,8 +39,7 @@ static int check_read(struct model *m, struct counter_read *r,
 	struct counter *c;
 	char h[256];
 
-	if ((r->is_macro && m->user_perfctr_macro) ||
-	    (!r->is_macro && m->user_perfctr_read))
+	if (model__user_defined(m, r->kind))
 		return 0;	/* the script's own definition wins */
 	c = model__find(m, r->id);
 	if (c) {
@@ -63,7 +62,7 @@ int check__run(struct model *m, struct diag *d)
 	for (i = 0; i < m->ncounters; i++) {
 		struct counter *c = &m->counters[i];
 
-		if (m->dynamic_reads && !m->user_perfctr_read)
+		if (m->dynamic_reads)
 			c->used = 1;
 		if (!c->used)
 			diag__report(d, DIAG_WARNING, c->src, &c->id_tok,

@@ -5,6 +5,19 @@
 
 #include "model.h"
 
+const char *const read_kind_names[READ_NKINDS] = {
+	[READ_MACRO] = "perfctr",
+	[READ_FN_READ] = "perfctr_read",
+	[READ_FN_COUNT] = "perfctr_count",
+	[READ_FN_ENABLED] = "perfctr_enabled",
+	[READ_FN_RUNNING] = "perfctr_running",
+};
+
+int model__user_defined(const struct model *m, enum read_kind kind)
+{
+	return !!(m->user_defined & (1u << kind));
+}
+
 void model__init(struct model *m, char *const *args, int nargs)
 {
 	memset(m, 0, sizeof(*m));

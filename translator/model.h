@@ -36,11 +36,25 @@ struct counter {
 	unsigned int idx;		/* index in the request table */
 };
 
+/* The ways a script reads a counter: the macro, and the functions the
+ * generated tapset defines (each unless the script defines its own). */
+enum read_kind {
+	READ_MACRO,		/* @perfctr("ID") */
+	READ_FN_READ,		/* perfctr_read(ID) */
+	READ_FN_COUNT,		/* perfctr_count(ID) */
+	READ_FN_ENABLED,	/* perfctr_enabled(ID) */
+	READ_FN_RUNNING,	/* perfctr_running(ID) */
+	READ_NKINDS,
+};
+
+/* Their names, in enum read_kind order ("perfctr" for the macro). */
+extern const char *const read_kind_names[READ_NKINDS];
+
 struct counter_read {
 	char id[PERFCTR_ID_MAX];
 	const struct source *src;
 	struct token where;
-	int is_macro;			/* @perfctr(...) rather than perfctr_read() */
+	enum read_kind kind;
 };
 
 struct model {
@@ -49,8 +63,7 @@ struct model {
 	struct counter_read *reads;
 	size_t nreads, reads_cap;
 	int dynamic_reads;		/* a read whose id is not a literal */
-	int user_perfctr_read;		/* the script defines perfctr_read() */
-	int user_perfctr_macro;		/* the script defines @perfctr */
+	unsigned int user_defined;	/* 1 << read_kind: the script's own */
 	/* script arguments, for @N / $N inside perfctr clauses */
 	char *const *args;
 	int nargs;
@@ -63,5 +76,7 @@ struct counter_read *model__add_read(struct model *m);
 struct counter *model__find(const struct model *m, const char *id);
 /* True when the scripts use perfctr at all (something to generate). */
 int model__active(const struct model *m);
+/* Is this way of reading defined by the script itself? */
+int model__user_defined(const struct model *m, enum read_kind kind);
 
 #endif /* PERFCTR_MODEL_H */

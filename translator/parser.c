@@ -510,13 +510,13 @@ fail:
 /* ------------------------------------------------------------------ reads */
 
 static void record_read(struct parser *ps, const struct token *where,
-			const struct token *id_tok, int is_macro)
+			const struct token *id_tok, enum read_kind kind)
 {
 	struct counter_read *r = model__add_read(ps->m);
 
 	r->src = ps->src;
 	r->where = *where;
-	r->is_macro = is_macro;
+	r->kind = kind;
 	if (token__string_value(ps->src, id_tok, r->id, sizeof(r->id)) < 0)
 		r->id[0] = '\0';	/* too long: reported as undeclared */
 }
@@ -532,7 +532,7 @@ static void read_macro(struct parser *ps)
 	next(ps);
 	if (ps->t.kind == TK_STRING &&
 	    token__is(ps->src, peek(ps), TK_OPERATOR, ")")) {
-		record_read(ps, &ps->t, &ps->t, 1);
+		record_read(ps, &ps->t, &ps->t, READ_MACRO);
 	} else if (ps->t.kind == TK_AT && in_macro_body(ps)) {
 		ps->m->dynamic_reads = 1;
 	} else {
@@ -540,15 +540,26 @@ static void read_macro(struct parser *ps)
 	}
 }
 
-/* perfctr_read("ID") is checked; perfctr_read(expr) is looked up when it
- * runs. */
-static void read_call(struct parser *ps)
+/* Which read function the token names, or READ_MACRO for none. */
+static enum read_kind read_function(struct parser *ps, const struct token *t)
+{
+	enum read_kind k;
+
+	for (k = READ_FN_READ; k < READ_NKINDS; k++)
+		if (token__is(ps->src, t, TK_IDENT, read_kind_names[k]))
+			return k;
+	return READ_MACRO;
+}
+
+/* perfctr_read("ID") and its kin are checked; perfctr_read(expr) is
+ * looked up when it runs. */
+static void read_call(struct parser *ps, enum read_kind kind)
 {
 	next(ps);		/* "(" */
 	next(ps);
 	if (ps->t.kind == TK_STRING &&
 	    token__is(ps->src, peek(ps), TK_OPERATOR, ")"))
-		record_read(ps, &ps->t, &ps->t, 0);
+		record_read(ps, &ps->t, &ps->t, kind);
 	else
 		ps->m->dynamic_reads = 1;
 }
@@ -612,8 +623,8 @@ static void note_macro_in_condition(struct parser *ps)
 static void macro_definition(struct parser *ps)
 {
 	next(ps);
-	if (is(ps, TK_IDENT, "perfctr"))
-		ps->m->user_perfctr_macro = 1;
+	if (is(ps, TK_IDENT, read_kind_names[READ_MACRO]))
+		ps->m->user_defined |= 1u << READ_MACRO;
 	while (ps->t.kind != TK_EOF && ps->t.kind != TK_PP_IF)
 		next(ps);
 	if (ps->t.kind == TK_PP_IF)
@@ -622,8 +633,10 @@ static void macro_definition(struct parser *ps)
 
 static void function_definition(struct parser *ps)
 {
-	if (token__is(ps->src, peek(ps), TK_IDENT, "perfctr_read")) {
-		ps->m->user_perfctr_read = 1;
+	enum read_kind k = read_function(ps, peek(ps));
+
+	if (k != READ_MACRO) {
+		ps->m->user_defined |= 1u << k;
 		next(ps);	/* the name is not a call */
 	}
 }
@@ -640,9 +653,9 @@ static void scan_token(struct parser *ps)
 	}
 	if (k == TK_IDENT && ps->depth == 0 && is(ps, TK_IDENT, "function"))
 		function_definition(ps);
-	else if (k == TK_IDENT && is(ps, TK_IDENT, "perfctr_read") &&
+	else if (k == TK_IDENT && read_function(ps, &ps->t) != READ_MACRO &&
 		 token__is(ps->src, peek(ps), TK_OPERATOR, "("))
-		read_call(ps);
+		read_call(ps, read_function(ps, &ps->t));
 	else if (is(ps, TK_AT, "@perfctr"))
 		read_macro(ps);
 	else if (is(ps, TK_AT, "@define"))

@@ -54,7 +54,7 @@ static void simple_clause(void)
 	is_int(r.m.counters[0].where.line, 1, "declared on line 1");
 	is_int(r.m.nreads, 1, "one read");
 	is_str(r.m.reads[0].id, "c", "read of c");
-	ok(r.m.reads[0].is_macro, "through @perfctr");
+	ok(r.m.reads[0].kind == READ_MACRO, "through @perfctr");
 	is_int(r.m.reads[0].where.line, 3, "read on line 3");
 	is_int(r.m.reads[0].where.col, 28, "read at column 28 (the id)");
 	is_int(strlen(r.src.text), strlen(text), "length kept");
@@ -256,11 +256,18 @@ static void definitions_and_dynamic_reads(void)
 	is_int(r.errors, 0, "macro and function definitions parse");
 	ok(r.m.dynamic_reads, "@perfctr(@x) in a macro and perfctr_read(v) "
 	   "are dynamic reads");
-	ok(r.m.user_perfctr_read, "the script defines perfctr_read");
+	ok(model__user_defined(&r.m, READ_FN_READ) &&
+	   !model__user_defined(&r.m, READ_FN_COUNT),
+	   "the script defines perfctr_read, not perfctr_count");
 	is_int(r.m.nreads, 1, "perfctr_read(\"z\") is a literal read");
 	done(&r);
+	run(&r, "probe begin { a = perfctr_enabled(\"c\"); b = perfctr_count(v) }\n");
+	ok(r.m.nreads == 1 && r.m.reads[0].kind == READ_FN_ENABLED &&
+	   r.m.dynamic_reads, "perfctr_enabled(\"c\") is a literal read, "
+	   "perfctr_count(v) a dynamic one");
+	done(&r);
 	run(&r, "@define perfctr(x) %( 1 %)\n");
-	ok(r.m.user_perfctr_macro, "the script defines @perfctr");
+	ok(model__user_defined(&r.m, READ_MACRO), "the script defines @perfctr");
 	done(&r);
 }
 
