@@ -71,6 +71,7 @@ struct perfctr_cpu {
 	u64 base[PERFCTR_NDECLARED];
 	struct perf_event *dead[PERFCTR_NDECLARED];
 	int want;
+	int leaving;	/* going offline: counters gone, counts final */
 };
 
 static struct perfctr_cpu __percpu *perfctr_cpus;
@@ -94,9 +95,14 @@ static __always_inline int perfctr_read_local(unsigned int idx, u64 *val)
 		pc = this_cpu_ptr(perfctr_cpus);
 		ev = READ_ONCE(pc->ev[idx]);
 	}
-	if (unlikely(!ev))
-		rc = -ENODEV;
-	else if (unlikely(READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE ||
+	if (unlikely(!ev)) {
+		/* a CPU on its way out still takes interrupts: its final
+		 * count is the answer, not an error */
+		if (pc && READ_ONCE(pc->leaving))
+			*val = pc->base[idx];
+		else
+			rc = -ENODEV;
+	} else if (unlikely(READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE ||
 			  READ_ONCE(ev->oncpu) != smp_processor_id()))
 		rc = -EIO;
 	else {
@@ -161,6 +167,11 @@ static __always_inline int perfctr_read_scaled(unsigned int idx, u64 *val)
 	u64 enabled, running;
 	int rc = perfctr_read_times(idx, val, &enabled, &running);
 
+	if (unlikely(rc == -ENODEV) &&
+	    READ_ONCE(this_cpu_ptr(perfctr_cpus)->leaving)) {
+		*val = this_cpu_ptr(perfctr_cpus)->base[idx];
+		return 0;	/* as perfctr_read_local() */
+	}
 	if (unlikely(rc))
 		return rc;
 	if (unlikely(!running))

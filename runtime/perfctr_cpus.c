@@ -121,6 +121,7 @@ static int perfctr_cpu_offline(unsigned int cpu)
 		WARN_ON_ONCE(pc->dead[i]);
 		pc->dead[i] = ev;
 	}
+	WRITE_ONCE(pc->leaving, 1);
 	pc->want = 0;
 	spin_unlock_irqrestore(&perfctr_hp_lock, flags);
 	schedule_work(&perfctr_hp_work);
@@ -200,6 +201,8 @@ static int perfctr_cpu_online(unsigned int cpu)
 	per_cpu_ptr(perfctr_cpus, cpu)->want = 1;
 	spin_unlock_irqrestore(&perfctr_hp_lock, flags);
 	perfctr_refill(cpu, 1);
+	/* from here, a missing counter is an error again */
+	WRITE_ONCE(per_cpu_ptr(perfctr_cpus, cpu)->leaving, 0);
 	schedule_work(&perfctr_hp_work);
 	return 0;
 }

@@ -91,6 +91,3 @@ EXTRA_DIST += testsuite/passthrough/doc-examples.test
 # make install never puts our link over the real stap.
 TESTS += testsuite/unit/install.test
 EXTRA_DIST += testsuite/unit/install.test
-print-bindir:
-	@echo '$(bindir)'
-.PHONY: print-bindir
