@@ -11,6 +11,8 @@
  *   perfctr_read_local()  any probe context (perfctr.h)
  * Each CPU's counters, and CPU hotplug: perfctr_cpus.c.
  */
+#include <linux/delay.h>
+
 #include "perfctr_assign.c"
 
 #define PERFCTR_ASSIGN_MAX (40 + PERFCTR_NDECLARED * 96)
@@ -99,7 +101,7 @@ static int perfctr_any_mux(void)
 	return 0;
 }
 
-static int perfctr_start(void)
+static int perfctr_start_checked(void)
 {
 	char err[160], *copy;
 	int rc;
@@ -137,6 +139,23 @@ static int perfctr_start(void)
 	rc = perfctr_cpus_start();
 	if (rc)
 		perfctr_stop();
+	return rc;
+}
+
+/*
+ * A refusal comes back to stapio within microseconds of its starting the
+ * relay reader threads.  stapio 4.8 then stops them with SIGUSR2, and a
+ * thread that has not yet blocked that signal and entered ppoll() never
+ * sees it: stapio hangs in pthread_join() (seen about once in four runs
+ * under load).  Refusing a moment later lets the threads settle; the
+ * cost is paid only by a start that fails anyway.
+ */
+static int perfctr_start(void)
+{
+	int rc = perfctr_start_checked();
+
+	if (rc)
+		msleep(250);
 	return rc;
 }
 
