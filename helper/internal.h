@@ -88,7 +88,8 @@ struct pc_kv_field {
 	const char *key;
 	enum pc_kv_kind kind;
 	size_t off, size;
-	int optional;	/* UINT only: written when not 0; absent reads 0 */
+	int optional;	/* UINT, STR: written when not 0 / not empty;
+			 * absent reads 0 / empty */
 };
 int pc_kv_format(const struct pc_kv_field *f, size_t n, const void *obj,
 		 char *buf, size_t len);

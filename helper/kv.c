@@ -112,8 +112,12 @@ static int put_value(struct out *o, const struct pc_kv_field *f,
  * strings). */
 static int is_default(const struct pc_kv_field *f, const void *obj)
 {
-	return f->optional &&
-	       *(const unsigned int *)((const char *)obj + f->off) == 0;
+	const char *v = (const char *)obj + f->off;
+
+	if (!f->optional)
+		return 0;
+	return f->kind == PC_KV_STR ? v[0] == '\0' :
+	       *(const unsigned int *)v == 0;
 }
 
 int pc_kv_format(const struct pc_kv_field *f, size_t n, const void *obj,

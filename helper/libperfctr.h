@@ -59,6 +59,15 @@ struct perfctr_request {
 	unsigned int plm;		/* enum perfctr_plm */
 	char src[PERFCTR_SRC_MAX];	/* "file:line:col" of the clause */
 	unsigned int mux;		/* .multiplex: time-shared, scaled */
+	unsigned int scope;		/* enum perfctr_scope */
+	char target[PERFCTR_SRC_MAX];	/* .process("path"): the path */
+};
+
+/* Whose work a counter counts. */
+enum perfctr_scope {
+	PERFCTR_SCOPE_CPU,	/* each CPU's, machine-wide (the default) */
+	PERFCTR_SCOPE_THREAD,	/* each thread's own, every thread */
+	PERFCTR_SCOPE_PROCESS,	/* a process's threads and children */
 };
 
 /* Longest perfctr_req value, with every byte of the strings escaped. */

@@ -12,6 +12,8 @@
 	{ #name, kind, offsetof(struct perfctr_request, name), size, 0 }
 #define OPTIONAL(name) \
 	{ #name, PC_KV_UINT, offsetof(struct perfctr_request, name), 0, 1 }
+#define OPTIONAL_STR(name, size) \
+	{ #name, PC_KV_STR, offsetof(struct perfctr_request, name), size, 1 }
 
 static const struct pc_kv_field fields[] = {
 	FIELD(PC_KV_UINT, idx, 0),
@@ -20,6 +22,8 @@ static const struct pc_kv_field fields[] = {
 	FIELD(PC_KV_PLM, plm, 0),
 	FIELD(PC_KV_STR, src, PERFCTR_SRC_MAX),
 	OPTIONAL(mux),
+	OPTIONAL(scope),
+	OPTIONAL_STR(target, PERFCTR_SRC_MAX),
 };
 #define NFIELDS ARRAY_SIZE(fields)
 

@@ -50,6 +50,7 @@ MODULE_PARM_DESC(perfctr_requests, "this module's counter requests");
 static struct perfctr_slot perfctr_slots[PERFCTR_NDECLARED];
 
 #include "perfctr_cpus.c"
+#include "perfctr_thread.c"
 
 static const char *perfctr_read_error(unsigned int idx, int rc)
 {
@@ -67,6 +68,11 @@ static const char *perfctr_read_error(unsigned int idx, int rc)
 		return "cannot be read: perf_event_read_local() was not found";
 	case -EIO:
 		return "is not counting on this CPU";
+	case -ENOSPC:
+		return "has no room for this thread: the thread table is full "
+		       "(stap -D PERFCTR_THREADS=N)";
+	case -ESRCH:
+		return "is not counted in this thread (not in the target)";
 	}
 	return "cannot be read on this CPU";
 }
@@ -79,11 +85,13 @@ static const char *perfctr_read_error(unsigned int idx, int rc)
  */
 static noinline __used int perfctr_read_path_check(unsigned int idx, u64 *v)
 {
-	return perfctr_read_local(idx, v) ?: perfctr_read_scaled(idx, v);
+	return perfctr_read_local(idx, v) ?: perfctr_read_scaled(idx, v) ?:
+	       perfctr_read_thread(idx, v);
 }
 
 static void perfctr_stop(void)
 {
+	perfctr_threads_stop();
 	if (!perfctr_cpus)
 		return;
 	perfctr_cpus_stop();
@@ -137,6 +145,8 @@ static int perfctr_start_checked(void)
 	if (!perfctr_cpus)
 		return -ENOMEM;
 	rc = perfctr_cpus_start();
+	if (!rc)
+		rc = perfctr_threads_start();
 	if (rc)
 		perfctr_stop();
 	return rc;

@@ -41,8 +41,15 @@ struct perfctr_request_desc {
 	const char *event;
 	unsigned int plm;
 	unsigned int mux;	/* .multiplex: not pinned, reads scaled */
+	unsigned int scope;	/* PERFCTR_SCOPE_* */
+	unsigned int tslot;	/* .thread: its slot in a thread's record */
+	const char *target;	/* .process("PATH"), or "" for stap's target */
 	const char *src;
 };
+
+#define PERFCTR_SCOPE_CPU	0
+#define PERFCTR_SCOPE_THREAD	1
+#define PERFCTR_SCOPE_PROCESS	2
 
 /* What the helper assigned to a request (docs/design.md). */
 struct perfctr_slot {
@@ -183,25 +190,24 @@ static __always_inline int perfctr_read_scaled(unsigned int idx, u64 *val)
 }
 
 /* The body of a generated read function: the count, or a catchable
- * error that names the counter.  Never a silent zero. */
-#define PERFCTR_READ(idx, id) do {					\
+ * error that names the counter.  Never a silent zero.  fn is the read of
+ * the counter's kind: perfctr_read_local (per CPU, pinned),
+ * perfctr_read_scaled (.multiplex), perfctr_read_thread (.thread),
+ * perfctr_read_process (.process). */
+#define PERFCTR_READ_BY(fn, idx, id) do {				\
 	u64 v_ = 0;							\
-	int rc_ = perfctr_read_local((idx), &v_);			\
+	int rc_ = fn((idx), &v_);					\
 	if (unlikely(rc_))						\
 		STAP_ERROR("perfctr: counter \"%s\" %s", (id),		\
 			   perfctr_read_error((idx), rc_));		\
 	STAP_RETURN(v_);						\
 } while (0)
-
-/* The same for a .multiplex counter: a scaled estimate. */
-#define PERFCTR_READ_MUX(idx, id) do {					\
-	u64 v_ = 0;							\
-	int rc_ = perfctr_read_scaled((idx), &v_);			\
-	if (unlikely(rc_))						\
-		STAP_ERROR("perfctr: counter \"%s\" %s", (id),		\
-			   perfctr_read_error((idx), rc_));		\
-	STAP_RETURN(v_);						\
-} while (0)
+#define PERFCTR_READ(idx, id) PERFCTR_READ_BY(perfctr_read_local, idx, id)
+#define PERFCTR_READ_MUX(idx, id) PERFCTR_READ_BY(perfctr_read_scaled, idx, id)
+#define PERFCTR_READ_THREAD(idx, id) \
+	PERFCTR_READ_BY(perfctr_read_thread, idx, id)
+#define PERFCTR_READ_PROCESS(idx, id) \
+	PERFCTR_READ_BY(perfctr_read_process, idx, id)
 
 /* perfctr_enabled() / perfctr_running() / perfctr_count(): nanoseconds
  * this CPU's counter was enabled, and running on the PMU, and its count as

@@ -31,6 +31,12 @@ static struct perf_event **perfctr_hp_gone;	/* the work's scratch list */
 static void perfctr_hp_work_fn(struct work_struct *work);
 static DECLARE_WORK(perfctr_hp_work, perfctr_hp_work_fn);
 
+/* .cpu and .thread counters are per CPU; .process ones per task. */
+static int perfctr_per_cpu(unsigned int idx)
+{
+	return perfctr_requests[idx].scope != PERFCTR_SCOPE_PROCESS;
+}
+
 static void perfctr_attr(const struct perfctr_slot *s,
 			 struct perf_event_attr *attr)
 {
@@ -84,7 +90,7 @@ static int perfctr_cpu_create(int cpu, int report)
 	int rc;
 
 	for (i = 0; i < PERFCTR_NDECLARED; i++) {
-		if (!perfctr_requests[i].id)
+		if (!perfctr_requests[i].id || !perfctr_per_cpu(i))
 			continue;
 		rc = perfctr_create_one(i, cpu, report);
 		if (rc)
@@ -182,8 +188,9 @@ static void perfctr_refill(int cpu, int in_callback)
 	if (!want)
 		return;
 	for (i = 0; i < PERFCTR_NDECLARED; i++) {
-		if (!perfctr_requests[i].id || READ_ONCE(pc->ev[i]) ||
-		    !cpu_online(cpu) || (in_callback && !perfctr_callback_safe(i)))
+		if (!perfctr_requests[i].id || !perfctr_per_cpu(i) ||
+		    READ_ONCE(pc->ev[i]) || !cpu_online(cpu) ||
+		    (in_callback && !perfctr_callback_safe(i)))
 			continue;
 		perfctr_create_one(i, cpu, 0);
 		if (!READ_ONCE(pc->ev[i]))

@@ -52,11 +52,39 @@ static int check_read(struct model *m, struct counter_read *r,
 	return 1;
 }
 
+/* No scope given: the target process when stap has one (-c, -x), else
+ * per CPU.  A .process without a path needs that target. */
+static int check_scope(const struct model *m, struct counter *c,
+		       struct diag *d)
+{
+	if (!c->scope_given)
+		c->scope = m->has_target ? PERFCTR_SCOPE_PROCESS :
+			   PERFCTR_SCOPE_CPU;
+	if (c->mux && c->scope != PERFCTR_SCOPE_CPU) {
+		diag__report(d, DIAG_SEMANTIC, c->src, &c->where,
+			     "perfctr counter \"%s\": .multiplex counts per "
+			     "CPU only; drop .thread/.process, or .multiplex",
+			     c->id);
+		return 1;
+	}
+	if (c->scope == PERFCTR_SCOPE_PROCESS && !c->target[0] &&
+	    !m->has_target) {
+		diag__report(d, DIAG_SEMANTIC, c->src, &c->where,
+			     "perfctr counter \"%s\": .process needs a path, "
+			     ".process(\"PATH\"), or a target (stap -c CMD or "
+			     "-x PID)", c->id);
+		return 1;
+	}
+	return 0;
+}
+
 int check__run(struct model *m, struct diag *d)
 {
 	size_t i;
 	int errors = 0;
 
+	for (i = 0; i < m->ncounters; i++)
+		errors += check_scope(m, &m->counters[i], d);
 	for (i = 0; i < m->nreads; i++)
 		errors += check_read(m, &m->reads[i], d);
 	for (i = 0; i < m->ncounters; i++) {

@@ -32,6 +32,8 @@ static void request_of(const struct counter *c, struct perfctr_request *r)
 	r->idx = c->idx;
 	r->plm = c->plm;
 	r->mux = c->mux;
+	r->scope = c->scope;
+	snprintf(r->target, sizeof(r->target), "%s", c->target);
 	snprintf(r->id, sizeof(r->id), "%s", c->id);
 	snprintf(r->event, sizeof(r->event), "%s", c->event);
 	snprintf(r->src, sizeof(r->src), "%s:%d:%d", c->src->name,
@@ -132,6 +134,19 @@ static int emit_requests_text(struct strbuf *sb, const struct model *m)
 	return 0;
 }
 
+/* A .thread counter's place among the script's .thread counters: each
+ * thread's record holds just those. */
+static unsigned int thread_slot(const struct model *m, const struct counter *c)
+{
+	unsigned int n = 0;
+	size_t i;
+
+	for (i = 0; i < m->ncounters && &m->counters[i] != c; i++)
+		n += m->counters[i].used &&
+		     m->counters[i].scope == PERFCTR_SCOPE_THREAD;
+	return n;
+}
+
 static int emit_table(struct strbuf *sb, const struct model *m)
 {
 	struct perfctr_request r;
@@ -147,11 +162,15 @@ static int emit_table(struct strbuf *sb, const struct model *m)
 			continue;
 		request_of(c, &r);
 		if_present(sb, c);
-		strbuf__printf(sb, "\t[%u] = { ", c->idx);
+		strbuf__printf(sb, "\t[%u] = { .id = ", c->idx);
 		c_string(sb, r.id);
-		strbuf__add(sb, ", ", 2);
+		strbuf__add(sb, ", .event = ", 11);
 		c_string(sb, r.event);
-		strbuf__printf(sb, ", %u, %u, ", r.plm, r.mux);
+		strbuf__printf(sb, ", .plm = %u, .mux = %u, .scope = %u, "
+			       ".tslot = %u, .target = ", r.plm, r.mux, r.scope,
+			       thread_slot(m, c));
+		c_string(sb, r.target);
+		strbuf__add(sb, ", .src = ", 9);
 		c_string(sb, r.src);
 		strbuf__add(sb, " },\n", 4);
 		endif_present(sb, c);
@@ -174,6 +193,39 @@ static int emit_table(struct strbuf *sb, const struct model *m)
 	return emit_requests_text(sb, m);
 }
 
+/* Which scopes the runtime must build in; .thread records' size. */
+static void emit_scopes(struct strbuf *sb, const struct model *m)
+{
+	const struct counter *last = NULL;
+	int process = 0;
+	size_t i;
+
+	for (i = 0; i < m->ncounters; i++) {
+		const struct counter *c = &m->counters[i];
+
+		if (c->used && c->scope == PERFCTR_SCOPE_THREAD)
+			last = c;
+		process |= c->used && c->scope == PERFCTR_SCOPE_PROCESS;
+	}
+	if (last)
+		strbuf__printf(sb, "#define PERFCTR_NTHREAD %u\n",
+			       thread_slot(m, last) + 1);
+	if (process)
+		strbuf__printf(sb, "#define PERFCTR_HAVE_PROCESS 1\n");
+}
+
+/* The runtime macro that reads a counter of this kind. */
+static const char *read_macro(const struct counter *c)
+{
+	switch (c->scope) {
+	case PERFCTR_SCOPE_THREAD:
+		return "PERFCTR_READ_THREAD";
+	case PERFCTR_SCOPE_PROCESS:
+		return "PERFCTR_READ_PROCESS";
+	}
+	return c->mux ? "PERFCTR_READ_MUX" : "PERFCTR_READ";
+}
+
 static int emit_c(struct strbuf *sb, const struct model *m,
 		  const struct emit_opts *o, const char *hash)
 {
@@ -182,10 +234,10 @@ static int emit_c(struct strbuf *sb, const struct model *m,
 	emit_presence(sb, m);
 	strbuf__printf(sb, "%%{\n/* runtime sources: %s */\n"
 		       "#define PERFCTR_NDECLARED %zu\n"
-		       "#define PERFCTR_TABLE_HASH \"%s\"\n"
-		       "#include \"%s/perfctr.h\"\n",
-		       o->runtime_hash, m->ncounters ? m->ncounters : 1, hash,
-		       o->runtime_dir);
+		       "#define PERFCTR_TABLE_HASH \"%s\"\n",
+		       o->runtime_hash, m->ncounters ? m->ncounters : 1, hash);
+	emit_scopes(sb, m);
+	strbuf__printf(sb, "#include \"%s/perfctr.h\"\n", o->runtime_dir);
 	if (emit_table(sb, m) < 0)
 		return -ENOSPC;
 	strbuf__printf(sb, "MODULE_INFO(perfctr_table, \"v=1;n=%zu;hash=%s;"
@@ -205,8 +257,7 @@ static void emit_read_functions(struct strbuf *sb, const struct model *m)
 		if (c->used)
 			strbuf__printf(sb, "function __perfctr_read_%u:long () "
 				       "%%{ /* pure */ %s(%u, \"%s\"); %%}\n",
-				       c->idx, c->mux ? "PERFCTR_READ_MUX" :
-				       "PERFCTR_READ", c->idx, c->id);
+				       c->idx, read_macro(c), c->idx, c->id);
 	}
 	strbuf__printf(sb, "function __perfctr_times:long (idx:long, "
 		       "what:long) %%{ /* pure */ "

@@ -158,6 +158,7 @@ static int analyse(struct frontend *fe)
 	int i, errors = 0;
 
 	model__init(&fe->model, fe->cl.args, fe->cl.nargs);
+	fe->model.has_target = fe->cl.has_target;
 	for (i = 0; i < fe->nsrc; i++)
 		errors += parser__run(&fe->src[i], &fe->model, &fe->diag);
 	if (errors) {

@@ -27,6 +27,10 @@ struct counter {
 	char event[PERFCTR_NAME_MAX];
 	unsigned int plm;		/* enum perfctr_plm */
 	int mux;			/* .multiplex */
+	unsigned int scope;		/* enum perfctr_scope */
+	int scope_given;		/* else: process with a target, cpu */
+	char target[PERFCTR_SRC_MAX];	/* .process("PATH") */
+	struct token target_tok;
 	const struct source *src;
 	struct token where;		/* the "probe" keyword */
 	struct token id_tok;
@@ -67,6 +71,7 @@ struct model {
 	/* script arguments, for @N / $N inside perfctr clauses */
 	char *const *args;
 	int nargs;
+	int has_target;			/* stap -c CMD or -x PID */
 };
 
 void model__init(struct model *m, char *const *args, int nargs);

@@ -126,6 +126,9 @@ static void take_option(struct cmdline *cl, int opt)
 	case 'w':
 		cl->suppress_warnings = 1;
 		break;
+	case 'c': case 'x':
+		cl->has_target = 1;
+		break;
 	case 'R':
 		cl->has_runtime_dir = 1;
 		break;

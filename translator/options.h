@@ -30,6 +30,7 @@ struct cmdline {
 	const char *runtime;	/* --runtime=, --bpf, --dyninst; NULL = kernel */
 	const char *privilege;	/* --privilege= / --unprivileged */
 	int mentions_perfctr;	/* some option argument contains "perfctr" */
+	int has_target;		/* -c CMD or -x PID */
 };
 
 /* Reads argv.  Returns 0, or -ENOMEM; sets parse_failed when stap itself

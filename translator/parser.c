@@ -114,9 +114,14 @@ static void skip_statement(struct parser *ps)
 
 /* ------------------------------------------------------ probe components */
 
-enum comp_rank { RANK_NONE, RANK_EVENT, RANK_PLM, RANK_MUX, RANK_ACTION };
-enum comp_arg { ARG_NONE, ARG_STRING };
-enum comp_field { F_EVENT, F_USER, F_KERNEL, F_MULTIPLEX, F_COUNTER };
+enum comp_rank {
+	RANK_NONE, RANK_EVENT, RANK_PLM, RANK_SCOPE, RANK_MUX, RANK_ACTION,
+};
+enum comp_arg { ARG_NONE, ARG_STRING, ARG_OPT_STRING };
+enum comp_field {
+	F_EVENT, F_USER, F_KERNEL, F_CPU, F_THREAD, F_PROCESS, F_MULTIPLEX,
+	F_COUNTER,
+};
 
 /* The components of a perfctr probe point, in the order they must come:
  * each rank at most once, ranks increasing. */
@@ -129,6 +134,9 @@ static const struct component {
 	{ "event",     ARG_STRING, RANK_EVENT,  F_EVENT },
 	{ "user",      ARG_NONE,   RANK_PLM,    F_USER },
 	{ "kernel",    ARG_NONE,   RANK_PLM,    F_KERNEL },
+	{ "cpu",       ARG_NONE,   RANK_SCOPE,  F_CPU },
+	{ "thread",    ARG_NONE,   RANK_SCOPE,  F_THREAD },
+	{ "process",   ARG_OPT_STRING, RANK_SCOPE, F_PROCESS },
 	{ "multiplex", ARG_NONE,   RANK_MUX,    F_MULTIPLEX },
 	{ "counter",   ARG_STRING, RANK_ACTION, F_COUNTER },
 };
@@ -238,12 +246,31 @@ static int check_event(struct parser *ps, struct counter *c,
 	return 0;
 }
 
+/* Where a component's string argument goes. */
+static char *arg_buffer(const struct component *comp, struct counter *c,
+			size_t *len)
+{
+	switch (comp->field) {
+	case F_EVENT:
+		*len = sizeof(c->event);
+		return c->event;
+	case F_PROCESS:
+		*len = sizeof(c->target);
+		return c->target;
+	default:
+		*len = sizeof(c->id);
+		return c->id;
+	}
+}
+
 static int component_arg(struct parser *ps, const struct component *comp,
 			 struct counter *c, struct token *arg_tok)
 {
-	char *buf = comp->field == F_EVENT ? c->event : c->id;
-	size_t len = comp->field == F_EVENT ? sizeof(c->event) : sizeof(c->id);
+	size_t len;
+	char *buf = arg_buffer(comp, c, &len);
 
+	if (comp->arg == ARG_OPT_STRING && !is_op(ps, "("))
+		return 0;
 	if (!is_op(ps, "(")) {
 		parse_error(ps, "expected '(' after '%s'", comp->name);
 		return -1;
@@ -274,6 +301,19 @@ static int apply_component(struct parser *ps, const struct component *comp,
 	case F_MULTIPLEX:
 		c->mux = 1;
 		return 0;
+	case F_CPU:
+		c->scope = PERFCTR_SCOPE_CPU;
+		c->scope_given = 1;
+		return 0;
+	case F_THREAD:
+		c->scope = PERFCTR_SCOPE_THREAD;
+		c->scope_given = 1;
+		return 0;
+	case F_PROCESS:
+		c->scope = PERFCTR_SCOPE_PROCESS;
+		c->scope_given = 1;
+		c->target_tok = ps->t;
+		return component_arg(ps, comp, c, &c->target_tok);
 	case F_EVENT:
 		return component_arg(ps, comp, c, event_tok);
 	case F_COUNTER:
@@ -304,8 +344,8 @@ static int check_rank(struct parser *ps, const struct component *comp,
 	return 0;
 }
 
-/* perfctr.event("NAME")[.user|.kernel][.multiplex].counter("ID");
- * ps->t is "perfctr". */
+/* perfctr.event("NAME")[.user|.kernel][.cpu|.thread|.process[("PATH")]]
+ * [.multiplex].counter("ID"); ps->t is "perfctr". */
 static int perfctr_point(struct parser *ps, struct counter *c)
 {
 	enum comp_rank rank = RANK_NONE;

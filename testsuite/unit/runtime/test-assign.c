@@ -11,10 +11,13 @@
 /* Two counters present (all levels; user only), index 1 absent, index 3
  * multiplexed. */
 static const struct perfctr_request_desc reqs[4] = {
-	{ "cyc", "cycles", PERFCTR_PLM_ALL, 0, "t.stp:1:1" },
-	{ NULL, NULL, 0, 0, NULL },
-	{ "ins", "instructions:u", PERFCTR_PLM_USER, 0, "t.stp:2:1" },
-	{ "mx", "cycles", PERFCTR_PLM_ALL, 1, "t.stp:3:1" },
+	{ .id = "cyc", .event = "cycles", .plm = PERFCTR_PLM_ALL,
+	  .src = "t.stp:1:1" },
+	{ .id = NULL },
+	{ .id = "ins", .event = "instructions:u", .plm = PERFCTR_PLM_USER,
+	  .src = "t.stp:2:1" },
+	{ .id = "mx", .event = "cycles", .plm = PERFCTR_PLM_ALL, .mux = 1,
+	  .src = "t.stp:3:1" },
 };
 
 static int parse(const char *value, struct perfctr_slot *slots, char *err)

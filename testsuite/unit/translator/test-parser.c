@@ -76,6 +76,31 @@ static void multiplex(void)
 	done(&r);
 }
 
+static void scopes(void)
+{
+	struct run r;
+
+	run(&r, "probe perfctr.event(\"a\").counter(\"a\") {}\n"
+		"probe perfctr.event(\"b\").user.cpu.counter(\"b\") {}\n"
+		"probe perfctr.event(\"c\").thread.counter(\"c\") {}\n"
+		"probe perfctr.event(\"d\").process(\"/bin/ls\").counter(\"d\") {}\n"
+		"probe perfctr.event(\"e\").process.counter(\"e\") {}\n");
+	is_int(r.errors, 0, "scopes parse");
+	ok(r.m.ncounters == 5 && !r.m.counters[0].scope_given &&
+	   r.m.counters[1].scope == PERFCTR_SCOPE_CPU &&
+	   r.m.counters[1].scope_given &&
+	   r.m.counters[1].plm == PERFCTR_PLM_USER,
+	   "no scope: left to the checker; .user.cpu");
+	ok(r.m.ncounters == 5 &&
+	   r.m.counters[2].scope == PERFCTR_SCOPE_THREAD &&
+	   r.m.counters[3].scope == PERFCTR_SCOPE_PROCESS &&
+	   !strcmp(r.m.counters[3].target, "/bin/ls") &&
+	   r.m.counters[4].scope == PERFCTR_SCOPE_PROCESS &&
+	   !r.m.counters[4].target[0],
+	   ".thread, .process(\"PATH\"), .process (the target)");
+	done(&r);
+}
+
 static void levels(void)
 {
 	static const struct {
@@ -123,7 +148,16 @@ static const struct bad bad[] = {
 	  "t.stp:1:15" },
 	{ "probe perfctr.event(\"x\") {}",
 	  "incomplete perfctr probe point, expected '.' and one of 'user', "
-	  "'kernel', 'multiplex', 'counter'", "t.stp:1:26" },
+	  "'kernel', 'cpu', 'thread', 'process', 'multiplex', 'counter'",
+	  "t.stp:1:26" },
+	{ "probe perfctr.event(\"x\").thread.cpu.counter(\"c\") {}",
+	  "'.cpu' conflicts with '.thread'", "t.stp:1:33" },
+	{ "probe perfctr.event(\"x\").multiplex.thread.counter(\"c\") {}",
+	  "'.thread' must come before '.multiplex'", "t.stp:1:36" },
+	{ "probe perfctr.event(\"x\").thread.user.counter(\"c\") {}",
+	  "'.user' must come before '.thread'", "t.stp:1:33" },
+	{ "probe perfctr.event(\"x\").process(7).counter(\"c\") {}",
+	  "expected a string literal or @N", "t.stp:1:34" },
 	{ "probe perfctr.event(\"x\").multiplex.user.counter(\"c\") {}",
 	  "'.user' must come before '.multiplex'", "t.stp:1:36" },
 	{ "probe perfctr.event(\"x\").multiplex.multiplex.counter(\"c\") {}",
@@ -276,6 +310,7 @@ int main(void)
 	simple_clause();
 	levels();
 	multiplex();
+	scopes();
 	errors();
 	error_layout();
 	not_clauses();
