@@ -51,6 +51,7 @@ static struct perfctr_slot perfctr_slots[PERFCTR_NDECLARED];
 
 #include "perfctr_cpus.c"
 #include "perfctr_thread.c"
+#include "perfctr_task.c"
 
 static const char *perfctr_read_error(unsigned int idx, int rc)
 {
@@ -72,7 +73,10 @@ static const char *perfctr_read_error(unsigned int idx, int rc)
 		return "has no room for this thread: the thread table is full "
 		       "(stap -D PERFCTR_THREADS=N)";
 	case -ESRCH:
-		return "is not counted in this thread (not in the target)";
+		return "is not counted in this thread: it is not in the "
+		       ".process target";
+	case -EINVAL:
+		return "has no total: only .process counters have one";
 	}
 	return "cannot be read on this CPU";
 }
@@ -86,11 +90,13 @@ static const char *perfctr_read_error(unsigned int idx, int rc)
 static noinline __used int perfctr_read_path_check(unsigned int idx, u64 *v)
 {
 	return perfctr_read_local(idx, v) ?: perfctr_read_scaled(idx, v) ?:
-	       perfctr_read_thread(idx, v);
+	       perfctr_read_thread(idx, v) ?: perfctr_read_process(idx, v) ?:
+	       perfctr_read_total(idx, v);
 }
 
 static void perfctr_stop(void)
 {
+	perfctr_tasks_stop();
 	perfctr_threads_stop();
 	if (!perfctr_cpus)
 		return;
@@ -147,6 +153,8 @@ static int perfctr_start_checked(void)
 	rc = perfctr_cpus_start();
 	if (!rc)
 		rc = perfctr_threads_start();
+	if (!rc)
+		rc = perfctr_tasks_start();
 	if (rc)
 		perfctr_stop();
 	return rc;

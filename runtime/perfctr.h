@@ -223,6 +223,29 @@ static __always_inline int perfctr_read_scaled(unsigned int idx, u64 *val)
 	STAP_RETURN((what) == 2 ? v_ : (what) == 1 ? r_ : e_);		\
 } while (0)
 
+/* perfctr_total(): every followed task's count of a .process counter. */
+#define PERFCTR_TOTAL(idx) do {						\
+	u64 v_ = 0;							\
+	int rc_ = (idx) < PERFCTR_NDECLARED ?				\
+		  perfctr_read_total((idx), &v_) : -EINVAL;		\
+	if (unlikely(rc_))						\
+		STAP_ERROR("perfctr: counter %lld: %s", (long long)(idx),	\
+			   perfctr_read_error((idx), rc_));		\
+	STAP_RETURN(v_);						\
+} while (0)
+
+/*
+ * perfctr_stamp(): where the current thread is, as a number that changes
+ * when it migrates or is switched out: its context switches and its CPU.
+ * A per-CPU count across two reads is the thread's own only when the
+ * stamps of both are equal (perfctr_delta()).
+ */
+static inline u64 perfctr_stamp(void)
+{
+	return ((u64)(current->nvcsw + current->nivcsw) << 16) |
+	       (raw_smp_processor_id() & 0xffff);
+}
+
 /* Why a read failed; only on the error path. */
 static const char *perfctr_read_error(unsigned int idx, int rc);
 

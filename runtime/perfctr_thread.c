@@ -12,88 +12,46 @@
  * after the module started).
  *
  * Records live in a table allocated at start (PERFCTR_THREADS entries,
- * stap -D PERFCTR_THREADS=N), open addressing on the thread id, claimed
- * with cmpxchg: only the CPU a thread runs on touches its record, but two
- * CPUs may claim slots at once.  A thread that finds no slot is not counted
- * and its reads raise an error; an exiting thread frees its slot.
+ * stap -D PERFCTR_THREADS=N), found through perfctr_tidmap.c; only the CPU
+ * a thread runs on touches its record.  A thread that finds no slot is not
+ * counted and its reads raise an error; an exiting thread frees its slot.
  */
 #ifdef PERFCTR_NTHREAD
 
 #include <linux/tracepoint.h>
-#include <linux/vmalloc.h>
 #include <linux/version.h>
+
+#include "perfctr_tidmap.c"
 
 #ifndef PERFCTR_THREADS
 #define PERFCTR_THREADS 4096
 #endif
-#define PERFCTR_THREAD_PROBES 64	/* slots looked at per lookup */
-#define PERFCTR_TID_FREE 0
-#define PERFCTR_TID_GONE (-1)
 
 struct perfctr_thread {
-	int tid;
 	int on;				/* running: start[] is valid */
 	int broken;			/* a switch could not read its CPU */
 	u64 acc[PERFCTR_NTHREAD];
 	u64 start[PERFCTR_NTHREAD];
 };
 
+static struct perfctr_tidmap perfctr_thread_ids;
 static struct perfctr_thread *perfctr_threads;
 static struct tracepoint *perfctr_tp_switch, *perfctr_tp_exit;
 
-static u32 perfctr_thread_hash(int tid)
-{
-	return (u32)tid * 2654435761u;
-}
-
-/* The record of tid, or NULL; *free gets the first slot a new record
- * could take.  Any context. */
-static struct perfctr_thread *perfctr_thread_scan(int tid,
-						  struct perfctr_thread **free)
-{
-	u32 h = perfctr_thread_hash(tid), i;
-
-	*free = NULL;
-	for (i = 0; i < PERFCTR_THREAD_PROBES; i++) {
-		struct perfctr_thread *t =
-			&perfctr_threads[(h + i) % PERFCTR_THREADS];
-		int cur = READ_ONCE(t->tid);
-
-		if (cur == tid)
-			return t;
-		if (cur == PERFCTR_TID_GONE && !*free)
-			*free = t;
-		if (cur == PERFCTR_TID_FREE) {
-			if (!*free)
-				*free = t;
-			break;
-		}
-	}
-	return NULL;
-}
-
 /* The record of tid, claiming one when create is set; NULL when there is
- * none (or no room).  Another CPU may claim the same free slot for another
- * thread: cmpxchg decides, and the loser looks again. */
+ * none (or no room). */
 static struct perfctr_thread *perfctr_thread_find(int tid, int create)
 {
-	struct perfctr_thread *t, *free;
-	int tries, old;
+	int fresh, s = perfctr_tidmap_get(&perfctr_thread_ids, tid, create,
+					  &fresh);
+	struct perfctr_thread *t;
 
-	for (tries = 0; tries < 4; tries++) {
-		t = perfctr_thread_scan(tid, &free);
-		if (t || !create || !free)
-			return t;
-		old = READ_ONCE(free->tid);
-		if ((old == PERFCTR_TID_FREE || old == PERFCTR_TID_GONE) &&
-		    cmpxchg(&free->tid, old, tid) == old) {
-			memset(free->acc, 0, sizeof(free->acc));
-			free->on = 0;
-			free->broken = 0;
-			return free;
-		}
-	}
-	return NULL;
+	if (s < 0)
+		return NULL;
+	t = &perfctr_threads[s];
+	if (fresh)
+		memset(t, 0, sizeof(*t));
+	return t;
 }
 
 /* This CPU's count of every .thread counter, in slot order.  IRQs off. */
@@ -151,10 +109,11 @@ static void perfctr_on_switch(void *data, bool preempt,
 
 static void perfctr_on_exit(void *data, struct task_struct *p)
 {
-	struct perfctr_thread *t = perfctr_thread_find(p->pid, 0);
+	int fresh, s = perfctr_tidmap_get(&perfctr_thread_ids, p->pid, 0,
+					  &fresh);
 
-	if (t)
-		WRITE_ONCE(t->tid, PERFCTR_TID_GONE);
+	if (s >= 0)
+		perfctr_tidmap_put(&perfctr_thread_ids, s, 0);
 }
 
 /*
@@ -200,8 +159,9 @@ static int perfctr_threads_start(void)
 
 	perfctr_threads = vzalloc(array_size(PERFCTR_THREADS,
 					     sizeof(*perfctr_threads)));
-	if (!perfctr_threads)
-		return -ENOMEM;
+	if (!perfctr_threads ||
+	    perfctr_tidmap_alloc(&perfctr_thread_ids, PERFCTR_THREADS))
+		return -ENOMEM;	/* perfctr_threads_stop() frees */
 	for_each_kernel_tracepoint(perfctr_tp_lookup, NULL);
 	if (!perfctr_tp_switch || !perfctr_tp_exit) {
 		_stp_error("perfctr: .thread counters need the sched_switch "
@@ -232,6 +192,7 @@ static void perfctr_threads_stop(void)
 		tracepoint_synchronize_unregister();
 	}
 	perfctr_tp_switch = perfctr_tp_exit = NULL;
+	perfctr_tidmap_free(&perfctr_thread_ids);
 	vfree(perfctr_threads);
 	perfctr_threads = NULL;
 }

@@ -19,7 +19,9 @@ guest_prog_files = \
 	testsuite/guest/progs/touch_pages.c \
 	testsuite/guest/progs/pingpong.c \
 	testsuite/guest/progs/spin.c \
-	testsuite/guest/progs/insn_loop.c
+	testsuite/guest/progs/insn_loop.c \
+	testsuite/guest/progs/migrate.c \
+	testsuite/guest/progs/threads.c
 
 EXTRA_DIST += testsuite/README.md testsuite/guest-run \
 	testsuite/guest/run-suite testsuite/guest/run-suite-arm64 \

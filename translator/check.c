@@ -67,6 +67,12 @@ static int check_scope(const struct model *m, struct counter *c,
 			     c->id);
 		return 1;
 	}
+	if (c->target[0] && c->target[0] != '/') {
+		diag__report(d, DIAG_SEMANTIC, c->src, &c->where,
+			     "perfctr counter \"%s\": .process(\"%s\") needs "
+			     "an absolute path", c->id, c->target);
+		return 1;
+	}
 	if (c->scope == PERFCTR_SCOPE_PROCESS && !c->target[0] &&
 	    !m->has_target) {
 		diag__report(d, DIAG_SEMANTIC, c->src, &c->where,

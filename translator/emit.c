@@ -262,6 +262,16 @@ static void emit_read_functions(struct strbuf *sb, const struct model *m)
 	strbuf__printf(sb, "function __perfctr_times:long (idx:long, "
 		       "what:long) %%{ /* pure */ "
 		       "PERFCTR_TIMES(STAP_ARG_idx, STAP_ARG_what); %%}\n");
+	strbuf__printf(sb, "function __perfctr_total:long (idx:long) %%{ "
+		       "/* pure */ PERFCTR_TOTAL(STAP_ARG_idx); %%}\n");
+	strbuf__printf(sb, "function __perfctr_delta_cpu:long (now:long, "
+		       "start:long, stamp:long, id:string) %%{ /* pure */\n"
+		       "\tif (perfctr_stamp() != (u64)STAP_ARG_stamp)\n"
+		       "\t\tSTAP_ERROR(\"perfctr: counter \\\"%%s\\\" counts "
+		       "per CPU, and the thread migrated or was switched out "
+		       "since the start: no delta (count .thread or "
+		       ".process)\", STAP_ARG_id);\n"
+		       "\tSTAP_RETURN(STAP_ARG_now - STAP_ARG_start);\n%%}\n");
 	strbuf__printf(sb, "function __perfctr_undeclared:long (id:string) {\n"
 		       "\terror(\"perfctr: no counter \\\"\" . id . "
 		       "\"\\\" in this script\")\n\treturn 0\n}\n");
@@ -302,16 +312,82 @@ static const struct {
 	[READ_FN_RUNNING] = { "ns the counter was on the PMU (less than "
 			      "enabled when multiplexed), on this CPU",
 			      "__perfctr_times(%u, 1)" },
+	[READ_FN_TOTAL] = { "every followed task's count of a .process "
+			    "counter, live and gone", "__perfctr_total(%u)" },
 };
+
+/*
+ * perfctr_delta(id, start, stamp): the count since start, read at
+ * perfctr_stamp() stamp.  Exact for .thread and .process; a per-CPU
+ * counter raises an error when the thread left the CPU in between.
+ */
+static void emit_delta(struct strbuf *sb, const struct model *m)
+{
+	size_t i;
+
+	strbuf__printf(sb, "\n/* the count of id since start, read at "
+		       "perfctr_stamp() stamp */\nfunction perfctr_delta:long "
+		       "(id:string, start:long, stamp:long) {\n");
+	for (i = 0; i < m->ncounters; i++) {
+		const struct counter *c = &m->counters[i];
+
+		if (!c->used)
+			continue;
+		strbuf__printf(sb, "\tif (id == \"%s\") return ", c->id);
+		if (c->scope == PERFCTR_SCOPE_CPU)
+			strbuf__printf(sb, "__perfctr_delta_cpu(__perfctr_read_"
+				       "%u(), start, stamp, id)\n", c->idx);
+		else
+			strbuf__printf(sb, "__perfctr_read_%u() - start\n",
+				       c->idx);
+	}
+	strbuf__printf(sb, "\treturn __perfctr_undeclared(id)\n}\n");
+}
 
 static void emit_lookups(struct strbuf *sb, const struct model *m)
 {
 	enum read_kind k;
 
 	for (k = READ_FN_READ; k < READ_NKINDS; k++)
-		if (!model__user_defined(m, k))
+		if (lookups[k].call_fmt && !model__user_defined(m, k))
 			emit_lookup(sb, m, read_kind_names[k], lookups[k].what,
 				    lookups[k].call_fmt);
+	if (!model__user_defined(m, READ_FN_DELTA))
+		emit_delta(sb, m);
+	if (!model__user_defined(m, READ_FN_STAMP))
+		strbuf__printf(sb, "\n/* where this thread is: its CPU and "
+			       "context switches */\nfunction perfctr_stamp:long "
+			       "() %%{ STAP_RETURN(perfctr_stamp()); %%}\n");
+}
+
+/*
+ * .process counters follow tasks with stap's task finder, which stap's
+ * init starts only when the module has a process probe: one that does
+ * nothing, on the target or the first path.
+ */
+static void emit_task_finder_probe(struct strbuf *sb, const struct model *m)
+{
+	const struct counter *path = NULL;
+	size_t i;
+
+	for (i = 0; i < m->ncounters; i++) {
+		const struct counter *c = &m->counters[i];
+
+		if (!c->used || c->scope != PERFCTR_SCOPE_PROCESS)
+			continue;
+		if (!c->target[0]) {
+			strbuf__printf(sb, "\nprobe process.begin "
+				       "{ __perfctr_follow() }\n");
+			return;
+		}
+		if (!path)
+			path = c;
+	}
+	if (path) {
+		strbuf__printf(sb, "\nprobe process(");
+		c_string(sb, path->target);
+		strbuf__printf(sb, ").begin { __perfctr_follow() }\n");
+	}
 }
 
 static void emit_macro(struct strbuf *sb, const struct model *m)
@@ -348,6 +424,9 @@ int emit__generate(const struct model *m, const struct emit_opts *o,
 		return -ENOSPC;
 	emit_read_functions(&gen->stp, m);
 	emit_lookups(&gen->stp, m);
+	strbuf__printf(&gen->stp, "function __perfctr_follow() %%{ "
+		       "/* the task finder's callbacks do the work */ %%}\n");
+	emit_task_finder_probe(&gen->stp, m);
 	emit_macro(&gen->stpm, m);
 	return 0;
 }

@@ -11,6 +11,9 @@ const char *const read_kind_names[READ_NKINDS] = {
 	[READ_FN_COUNT] = "perfctr_count",
 	[READ_FN_ENABLED] = "perfctr_enabled",
 	[READ_FN_RUNNING] = "perfctr_running",
+	[READ_FN_TOTAL] = "perfctr_total",
+	[READ_FN_DELTA] = "perfctr_delta",
+	[READ_FN_STAMP] = "perfctr_stamp",
 };
 
 int model__user_defined(const struct model *m, enum read_kind kind)

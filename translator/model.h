@@ -48,6 +48,9 @@ enum read_kind {
 	READ_FN_COUNT,		/* perfctr_count(ID) */
 	READ_FN_ENABLED,	/* perfctr_enabled(ID) */
 	READ_FN_RUNNING,	/* perfctr_running(ID) */
+	READ_FN_TOTAL,		/* perfctr_total(ID) */
+	READ_FN_DELTA,		/* perfctr_delta(ID, START, STAMP) */
+	READ_FN_STAMP,		/* perfctr_stamp(): takes no id */
 	READ_NKINDS,
 };
 

@@ -592,13 +592,19 @@ static enum read_kind read_function(struct parser *ps, const struct token *t)
 }
 
 /* perfctr_read("ID") and its kin are checked; perfctr_read(expr) is
- * looked up when it runs. */
+ * looked up when it runs.  perfctr_stamp() names no counter. */
 static void read_call(struct parser *ps, enum read_kind kind)
 {
+	const struct token *after;
+
 	next(ps);		/* "(" */
+	if (kind == READ_FN_STAMP)
+		return;
 	next(ps);
+	after = peek(ps);
 	if (ps->t.kind == TK_STRING &&
-	    token__is(ps->src, peek(ps), TK_OPERATOR, ")"))
+	    (token__is(ps->src, after, TK_OPERATOR, ")") ||
+	     token__is(ps->src, after, TK_OPERATOR, ",")))
 		record_read(ps, &ps->t, &ps->t, kind);
 	else
 		ps->m->dynamic_reads = 1;

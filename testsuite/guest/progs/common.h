@@ -42,4 +42,16 @@ long guest_count_arg(const char *prog, const char *usage, const char *arg,
 /* Print "PROG: MESSAGE: strerror" and exit 1. */
 void guest_fail(const char *prog, const char *what);
 
+/* Marker 0, a loop of N iterations, marker 1, nothing else: returns E, the
+ * user instructions retired between the markers' system calls (insn_loop.c
+ * says how; aarch64: exact, elsewhere the loop's own, 2N). */
+long guest_marked_loop(long n);
+
+#ifdef __aarch64__
+/* guest_marker's user instructions up to its svc (inclusive) and after it
+ * (up to its ret, inclusive), read from its code; exits if it is not
+ * straight-line code around one svc. */
+void guest_marker_shape(long *head, long *tail);
+#endif
+
 #endif

@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perfctr_task.c - .process counters: a counter of its own for every
+ * thread of the target process, its threads and children as they appear;
+ * the kernel saves and restores them at each context switch, so a
+ * thread's count is exact wherever it runs.
+ *
+ * stap's task finder finds the tasks: one target per distinct .process
+ * path (or stap's -c/-x target), registered before stap's own init starts
+ * the finder.  Its callbacks run in the found task, where they may sleep:
+ * there the task's counters are created.  At exit (and exec) the callback
+ * runs in atomic context: the task's final counts go to the totals and its
+ * counters are released by a work item, after a grace period, because
+ * perfctr_total() may be reading them on another CPU.
+ *
+ * Records: PERFCTR_TASKS of them (stap -D PERFCTR_TASKS=N), allocated at
+ * start, found through perfctr_tidmap.c.  Only a task's own callbacks
+ * write its record.  Totals are read without locks: a sequence count
+ * tells a reader that a task's count moved to the totals under it.
+ *
+ * Reads: perfctr_read_process() the current thread's own count;
+ * perfctr_read_total() every followed task, live and gone, from any
+ * context (a thread running on another CPU right now counts as of its
+ * last switch or tick).
+ */
+#ifdef PERFCTR_HAVE_PROCESS
+
+#include "perfctr_tidmap.c"
+
+#ifndef PERFCTR_TASKS
+#define PERFCTR_TASKS 1024
+#endif
+
+struct perfctr_task {
+	struct perf_event *ev[PERFCTR_NDECLARED];
+	int release;		/* the work releases it after this grace period */
+};
+
+static struct perfctr_tidmap perfctr_task_ids;
+static struct perfctr_task *perfctr_tasks;
+static atomic64_t perfctr_task_done[PERFCTR_NDECLARED];
+static unsigned int perfctr_task_seq;	/* odd: totals moving */
+static DEFINE_RAW_SPINLOCK(perfctr_task_lock);	/* perfctr_task_seq */
+static atomic_t perfctr_task_lost;	/* tasks not counted, or in part */
+static struct stap_task_finder_target perfctr_tgts[PERFCTR_NDECLARED];
+static unsigned int perfctr_ntgts;
+static unsigned char perfctr_req_tgt[PERFCTR_NDECLARED];
+static void perfctr_task_work_fn(struct work_struct *work);
+static DECLARE_WORK(perfctr_task_work, perfctr_task_work_fn);
+
+/* A task counter's count: read from the PMU when it is this CPU's current
+ * task's, else as its last switch or tick left it.  IRQs off. */
+static u64 perfctr_task_count(struct perf_event *ev)
+{
+	if (READ_ONCE(ev->state) == PERF_EVENT_STATE_ACTIVE &&
+	    READ_ONCE(ev->oncpu) == smp_processor_id())
+		ev->pmu->read(ev);
+	return local64_read(&ev->count);
+}
+
+/*
+ * The current thread's count of .process counter idx.  Any probe context.
+ * Returns 0, -ESRCH (not a followed thread, or not counted by this
+ * counter's target), -EIO (not counting: no room on the PMU).
+ */
+static int perfctr_read_process(unsigned int idx, u64 *val)
+{
+	struct perf_event *ev;
+	unsigned long flags;
+	int fresh, s, rc = 0;
+
+	s = perfctr_tidmap_get(&perfctr_task_ids, current->pid, 0, &fresh);
+	if (s < 0)
+		return -ESRCH;
+	ev = READ_ONCE(perfctr_tasks[s].ev[idx]);
+	if (!ev)
+		return -ESRCH;
+	local_irq_save(flags);
+	if (READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE ||
+	    READ_ONCE(ev->oncpu) != smp_processor_id())
+		rc = -EIO;
+	else
+		*val = perfctr_task_count(ev);
+	local_irq_restore(flags);
+	return rc;
+}
+
+/* One pass over the records: the sum, or -EAGAIN when it raced with a
+ * task's exit. */
+static int perfctr_total_once(unsigned int idx, u64 *val)
+{
+	unsigned int seq = READ_ONCE(perfctr_task_seq), s;
+	u64 sum;
+
+	smp_rmb();
+	if (seq & 1)
+		return -EAGAIN;
+	sum = atomic64_read(&perfctr_task_done[idx]);
+	for (s = 0; s < perfctr_task_ids.size; s++) {
+		struct perf_event *ev;
+
+		if (READ_ONCE(perfctr_task_ids.tid[s]) <= 0)
+			continue;
+		ev = READ_ONCE(perfctr_tasks[s].ev[idx]);
+		if (ev)
+			sum += perfctr_task_count(ev);
+	}
+	smp_rmb();
+	if (READ_ONCE(perfctr_task_seq) != seq)
+		return -EAGAIN;
+	*val = sum;
+	return 0;
+}
+
+/*
+ * Every followed task's count of .process counter idx, live and gone.
+ * Any context; costs a pass over the table (PERFCTR_TASKS records).
+ * Returns 0, -EAGAIN (raced with exits every time), -ENOSPC (some task
+ * could not be counted: the total would be short).
+ */
+static int perfctr_read_total(unsigned int idx, u64 *val)
+{
+	unsigned long flags;
+	int tries, rc = -EAGAIN;
+
+	if (!perfctr_tasks || perfctr_requests[idx].scope !=
+	    PERFCTR_SCOPE_PROCESS)
+		return -EINVAL;
+	local_irq_save(flags);
+	for (tries = 0; tries < 8 && rc == -EAGAIN; tries++)
+		rc = perfctr_total_once(idx, val);
+	local_irq_restore(flags);
+	if (!rc && atomic_read(&perfctr_task_lost))
+		rc = -ENOSPC;
+	return rc;
+}
+
+/* Found (sleepable, usually in tsk itself): the task's counters for the
+ * requests of this target. */
+static void perfctr_task_found(unsigned int tgt, struct task_struct *tsk)
+{
+	struct perf_event_attr attr;
+	struct perfctr_task *t;
+	struct perf_event *ev;
+	unsigned int i;
+	int fresh, s;
+
+	s = perfctr_tidmap_get(&perfctr_task_ids, tsk->pid, 1, &fresh);
+	if (s < 0) {
+		atomic_inc(&perfctr_task_lost);
+		return;
+	}
+	t = &perfctr_tasks[s];
+	for (i = 0; i < PERFCTR_NDECLARED; i++) {
+		if (!perfctr_requests[i].id || perfctr_per_cpu(i) ||
+		    perfctr_req_tgt[i] != tgt || t->ev[i])
+			continue;
+		perfctr_attr(&perfctr_slots[i], &attr);
+		ev = perf_event_create_kernel_counter(&attr, -1, tsk, NULL,
+						      NULL);
+		if (IS_ERR(ev)) {
+			if (atomic_inc_return(&perfctr_task_lost) == 1)
+				_stp_warn("perfctr: %s: counter \"%s\" (%s): "
+					  "cannot create it for thread %d: "
+					  "error %ld\n", perfctr_requests[i].src,
+					  perfctr_requests[i].id,
+					  perfctr_requests[i].event, tsk->pid,
+					  PTR_ERR(ev));
+			continue;
+		}
+		atomic_inc(&perfctr_created);
+		smp_store_release(&t->ev[i], ev);
+	}
+}
+
+/* Gone (exit or exec; atomic, in tsk itself): its final counts move to
+ * the totals, its counters to the release work. */
+static void perfctr_task_gone(struct task_struct *tsk)
+{
+	struct perfctr_task *t;
+	unsigned long flags;
+	unsigned int i;
+	int fresh, s;
+
+	s = perfctr_tidmap_get(&perfctr_task_ids, tsk->pid, 0, &fresh);
+	if (s < 0)
+		return;
+	t = &perfctr_tasks[s];
+	raw_spin_lock_irqsave(&perfctr_task_lock, flags);
+	WRITE_ONCE(perfctr_task_seq, perfctr_task_seq + 1);
+	smp_wmb();
+	for (i = 0; i < PERFCTR_NDECLARED; i++)
+		if (t->ev[i])
+			atomic64_add(perfctr_task_count(t->ev[i]),
+				     &perfctr_task_done[i]);
+	perfctr_tidmap_put(&perfctr_task_ids, s, 1);
+	smp_wmb();
+	WRITE_ONCE(perfctr_task_seq, perfctr_task_seq + 1);
+	raw_spin_unlock_irqrestore(&perfctr_task_lock, flags);
+	schedule_work(&perfctr_task_work);
+}
+
+/* Releases the counters of gone tasks once no reader can hold them. */
+static void perfctr_task_work_fn(struct work_struct *work)
+{
+	unsigned int s, i, n = 0;
+
+	for (s = 0; s < perfctr_task_ids.size; s++) {
+		if (READ_ONCE(perfctr_task_ids.tid[s]) != PERFCTR_TID_HELD)
+			continue;
+		perfctr_tasks[s].release = 1;
+		n++;
+	}
+	if (!n)
+		return;
+	synchronize_rcu();	/* probe handlers run with preemption off */
+	for (s = 0; s < perfctr_task_ids.size; s++) {
+		struct perfctr_task *t = &perfctr_tasks[s];
+
+		if (!t->release)
+			continue;
+		for (i = 0; i < PERFCTR_NDECLARED; i++)
+			if (t->ev[i])
+				perfctr_release_event(t->ev[i]);
+		memset(t, 0, sizeof(*t));
+		perfctr_tidmap_put(&perfctr_task_ids, s, 0);
+	}
+}
+
+static int perfctr_task_callback(struct stap_task_finder_target *tgt,
+				 struct task_struct *tsk, int register_p,
+				 int process_p)
+{
+	if (register_p)
+		perfctr_task_found(tgt - perfctr_tgts, tsk);
+	else
+		perfctr_task_gone(tsk);
+	return 0;
+}
+
+/* The task finder target of each .process request: one per distinct
+ * path, "" (procname NULL) for stap's -c/-x target. */
+static void perfctr_tasks_targets(void)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < PERFCTR_NDECLARED; i++) {
+		const char *path = perfctr_requests[i].target;
+
+		if (!perfctr_requests[i].id || perfctr_per_cpu(i))
+			continue;
+		for (k = 0; k < perfctr_ntgts; k++)
+			if (!strcmp(perfctr_tgts[k].procname ?: "", path))
+				break;
+		if (k == perfctr_ntgts) {
+			perfctr_tgts[k].procname = path[0] ? path : NULL;
+			perfctr_tgts[k].purpose = "perfctr .process counters";
+			perfctr_tgts[k].callback = perfctr_task_callback;
+			perfctr_ntgts++;
+		}
+		perfctr_req_tgt[i] = k;
+	}
+}
+
+/* Sleepable; before stap's init starts the task finder. */
+static int perfctr_tasks_start(void)
+{
+	unsigned int k;
+	int rc;
+
+	perfctr_tasks = vzalloc(array_size(PERFCTR_TASKS,
+					   sizeof(*perfctr_tasks)));
+	if (!perfctr_tasks ||
+	    perfctr_tidmap_alloc(&perfctr_task_ids, PERFCTR_TASKS))
+		return -ENOMEM;	/* perfctr_tasks_stop() frees */
+	perfctr_tasks_targets();
+	for (k = 0; k < perfctr_ntgts; k++) {
+		rc = stap_register_task_finder_target(&perfctr_tgts[k]);
+		if (rc) {
+			_stp_error("perfctr: cannot follow %s: error %d\n",
+				   perfctr_tgts[k].procname ?: "the target",
+				   rc);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+/* Sleepable; after stap's exit stopped the task finder (no callback
+ * runs), or when its init never started it. */
+static void perfctr_tasks_stop(void)
+{
+	unsigned int s, i;
+
+	flush_work(&perfctr_task_work);
+	for (s = 0; perfctr_tasks && s < perfctr_task_ids.size; s++)
+		for (i = 0; i < PERFCTR_NDECLARED; i++)
+			if (perfctr_tasks[s].ev[i])
+				perfctr_release_event(perfctr_tasks[s].ev[i]);
+	if (atomic_read(&perfctr_task_lost))
+		_stp_warn("perfctr: %d threads were not counted, or not in "
+			  "full (the task table holds %d: stap -D "
+			  "PERFCTR_TASKS=N)\n", atomic_read(&perfctr_task_lost),
+			  PERFCTR_TASKS);
+	perfctr_tidmap_free(&perfctr_task_ids);
+	vfree(perfctr_tasks);
+	perfctr_tasks = NULL;
+}
+
+#else /* !PERFCTR_HAVE_PROCESS */
+static int perfctr_tasks_start(void) { return 0; }
+static void perfctr_tasks_stop(void) { }
+static int perfctr_read_process(unsigned int idx, u64 *val) { return -ENODEV; }
+static int perfctr_read_total(unsigned int idx, u64 *val) { return -EINVAL; }
+#endif
