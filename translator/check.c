@@ -52,6 +52,19 @@ static int check_read(struct model *m, struct counter_read *r,
 	return 1;
 }
 
+/* The path as the task finder sees it (symbolic links resolved), when it
+ * exists here; else as given (it may exist only where the module runs). */
+static void canonical_path(char *path, size_t len)
+{
+	char *real;
+
+	if (!path[0] || !(real = realpath(path, NULL)))
+		return;
+	if (strlen(real) < len)
+		strcpy(path, real);
+	free(real);
+}
+
 /* No scope given: the target process when stap has one (-c, -x), else
  * per CPU.  A .process without a path needs that target. */
 static int check_scope(const struct model *m, struct counter *c,
@@ -73,6 +86,7 @@ static int check_scope(const struct model *m, struct counter *c,
 			     "an absolute path", c->id, c->target);
 		return 1;
 	}
+	canonical_path(c->target, sizeof(c->target));
 	if (c->scope == PERFCTR_SCOPE_PROCESS && !c->target[0] &&
 	    !m->has_target) {
 		diag__report(d, DIAG_SEMANTIC, c->src, &c->where,

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -128,6 +129,18 @@ void guest_fail(const char *prog, const char *what)
 {
 	fprintf(stderr, "%s: %s: %s\n", prog, what, strerror(errno));
 	exit(1);
+}
+
+char *guest_fresh_pages(const char *prog, long n)
+{
+	char *mem = mmap(NULL, n * 4096, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (mem == MAP_FAILED)
+		guest_fail(prog, "mmap");
+	/* a huge page would fill 512 of them with one fault */
+	madvise(mem, n * 4096, MADV_NOHUGEPAGE);
+	return mem;
 }
 
 void guest_pin_cpu(int cpu)

@@ -31,6 +31,10 @@ enum { MARK_START = 0, MARK_END = 1 };
 /* Mark the start (0) or the end (1) of the measured work: one getppid(). */
 void guest_marker(int which);
 
+/* N pages of 4096 bytes, never touched: touching each one is one page
+ * fault (no huge pages).  Exits, naming PROG, when there is no memory. */
+char *guest_fresh_pages(const char *prog, long n);
+
 /* Pin the calling task (and the children it forks later) to one CPU. */
 void guest_pin_cpu(int cpu);
 

@@ -22,7 +22,6 @@
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdio.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -104,12 +103,8 @@ int main(int argc, char **argv)
 	CPU_SET(0, &masks[0]);
 	CPU_ZERO(&masks[1]);
 	CPU_SET(1, &masks[1]);
-	if (pages) {
-		mem = mmap(NULL, k * pages * 4096, PROT_READ | PROT_WRITE,
-			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (mem == MAP_FAILED)
-			guest_fail("migrate", "mmap");
-	}
+	if (pages)
+		mem = guest_fresh_pages("migrate", k * pages);
 	guest_pin_cpu(0);
 	e = measured(k, n, pages, mem);
 	printf("migrate: %ld moves, %ld instructions, %ld pages\n", k, e,

@@ -14,7 +14,6 @@
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
-#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -38,15 +37,7 @@ static void *work(void *arg)
 
 static char *fresh_pages(void)
 {
-	char *mem;
-
-	if (!pages)
-		return NULL;
-	mem = mmap(NULL, pages * 4096, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (mem == MAP_FAILED)
-		guest_fail("threads", "mmap");
-	return mem;
+	return pages ? guest_fresh_pages("threads", pages) : NULL;
 }
 
 int main(int argc, char **argv)

@@ -9,29 +9,22 @@
  */
 #define _GNU_SOURCE
 #include <stdio.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "common.h"
 
 int main(int argc, char **argv)
 {
 	long n = guest_count_arg("touch_pages", "N", argv[1], 1);
-	long page = sysconf(_SC_PAGESIZE);
 	volatile char *mem;
 	long i;
 
 	(void)argc;
 	guest_pin_cpu(0);
-	mem = mmap(NULL, n * page, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (mem == MAP_FAILED)
-		guest_fail("touch_pages", "mmap");
-	madvise((void *)mem, n * page, MADV_NOHUGEPAGE);
+	mem = guest_fresh_pages("touch_pages", n);
 
 	guest_marker(MARK_START);
 	for (i = 0; i < n; i++)
-		mem[i * page] = 1;
+		mem[i * 4096] = 1;
 	guest_marker(MARK_END);
 
 	printf("touch_pages: touched %ld pages\n", n);

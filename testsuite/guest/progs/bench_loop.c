@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * bench_loop MODE N - time N iterations of one thing, for bench/: under
+ * QEMU -icount shift=0 one nanosecond of guest time is one instruction.
+ *
+ *   syscalls  N getppid() system calls (what a kprobe on it costs)
+ *   switches  N pipe round trips with a child on the same CPU: two
+ *             context switches each (what bookkeeping at a switch costs)
+ *
+ * Pinned to CPU 0 (the child too).  Three repetitions; prints
+ * "bench_loop: MODE N: R ns per iteration" for each, where R has two
+ * decimals.  Makes no markers.
+ */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common.h"
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void syscalls(long n)
+{
+	long i;
+
+	for (i = 0; i < n; i++)
+		syscall(SYS_getppid);
+}
+
+static int to_child[2], to_parent[2];
+
+static void switches(long n)
+{
+	char c = 'x';
+	long i;
+
+	for (i = 0; i < n; i++)
+		if (write(to_child[1], &c, 1) != 1 ||
+		    read(to_parent[0], &c, 1) != 1)
+			guest_fail("bench_loop", "pipe");
+}
+
+/* The child answers each byte until the pipe closes. */
+static pid_t answerer(void)
+{
+	pid_t pid;
+	char c;
+
+	if (pipe(to_child) || pipe(to_parent))
+		guest_fail("bench_loop", "pipe");
+	pid = fork();
+	if (pid < 0)
+		guest_fail("bench_loop", "fork");
+	if (pid == 0) {
+		while (read(to_child[0], &c, 1) == 1)
+			if (write(to_parent[1], &c, 1) != 1)
+				break;
+		_exit(0);
+	}
+	return pid;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+	long n = guest_count_arg("bench_loop", "syscalls|switches N",
+				 argc > 2 ? argv[2] : NULL, 1);
+	void (*run)(long) = strcmp(mode, "switches") ? syscalls : switches;
+	pid_t child = -1;
+	long long t0;
+	int rep;
+
+	if (strcmp(mode, "syscalls") && strcmp(mode, "switches")) {
+		fprintf(stderr, "usage: bench_loop syscalls|switches N\n");
+		return 2;
+	}
+	guest_pin_cpu(0);
+	if (run == switches)
+		child = answerer();
+	for (rep = 0; rep < 3; rep++) {
+		t0 = now_ns();
+		run(n);
+		printf("bench_loop: %s %ld: %.2f ns per iteration\n", mode, n,
+		       (double)(now_ns() - t0) / n);
+	}
+	if (child > 0) {
+		kill(child, SIGTERM);
+		waitpid(child, NULL, 0);
+	}
+	return 0;
+}
