@@ -4,3 +4,4 @@ dist_man_MANS += docs/man/stap-perfctr.1 docs/man/perfctr-run.8 \
 
 TESTS += docs/man/render.test
 EXTRA_DIST += docs/man/render.test
+EXTRA_DIST += docs/README.md docs/design.md docs/arm64.md docs/performance.md

@@ -70,6 +70,9 @@ static const char *perfctr_read_error(unsigned int idx, int rc)
 	case -EIO:
 		return "is not counting on this CPU";
 	case -ENOSPC:
+		if (perfctr_requests[idx].scope == PERFCTR_SCOPE_PROCESS)
+			return "is not counted in every task: the task table "
+			       "was full (stap -D PERFCTR_TASKS=N)";
 		return "has no room for this thread: the thread table is full "
 		       "(stap -D PERFCTR_THREADS=N)";
 	case -ESRCH:

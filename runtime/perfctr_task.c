@@ -61,7 +61,8 @@ static u64 perfctr_task_count(struct perf_event *ev)
 /*
  * The current thread's count of .process counter idx.  Any probe context.
  * Returns 0, -ESRCH (not a followed thread, or not counted by this
- * counter's target), -EIO (not counting: no room on the PMU).
+ * counter's target), -ENOSPC (that, and some task found no record),
+ * -EIO (not counting: no room on the PMU).
  */
 static int perfctr_read_process(unsigned int idx, u64 *val)
 {
@@ -70,11 +71,9 @@ static int perfctr_read_process(unsigned int idx, u64 *val)
 	int fresh, s, rc = 0;
 
 	s = perfctr_tidmap_get(&perfctr_task_ids, current->pid, 0, &fresh);
-	if (s < 0)
-		return -ESRCH;
-	ev = READ_ONCE(perfctr_tasks[s].ev[idx]);
-	if (!ev)
-		return -ESRCH;
+	ev = s < 0 ? NULL : READ_ONCE(perfctr_tasks[s].ev[idx]);
+	if (!ev)	/* not followed, or no room when it was found */
+		return atomic_read(&perfctr_task_lost) ? -ENOSPC : -ESRCH;
 	local_irq_save(flags);
 	if (READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE ||
 	    READ_ONCE(ev->oncpu) != smp_processor_id())
