@@ -106,5 +106,7 @@ int pc_sysfs_read(int dirfd, const char *path, char *buf, size_t len);
 int pc_sysfs_find_event(int pmufd, const char *name, char *found,
 			size_t len);
 int pc_sysfs_name_ok(const char *name);
+int pc_sysfs_pmu_of_type(const char *root, uint32_t type, char *pmu,
+			 size_t len);
 
 #endif /* PERFCTR_INTERNAL_H */

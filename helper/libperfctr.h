@@ -61,7 +61,15 @@ struct perfctr_request {
 	unsigned int mux;		/* .multiplex: time-shared, scaled */
 	unsigned int scope;		/* enum perfctr_scope */
 	char target[PERFCTR_SRC_MAX];	/* .process("path"): the path */
+	unsigned int sample;		/* .sample(N): the period, or 0 */
+	unsigned int hz;		/* .hz(F): the frequency, or 0 */
+	unsigned int precise;		/* .precise(L): 0..3 */
 };
+
+/* A sampling clause's placeholder encoding in stap's perf probe (raw,
+ * config MAGIC | index), which the module replaces at start. */
+#define PERFCTR_SAMPLE_TYPE	4u		/* PERF_TYPE_RAW */
+#define PERFCTR_SAMPLE_MAGIC	0x7e5700000000ULL
 
 /* Whose work a counter counts. */
 enum perfctr_scope {
@@ -125,6 +133,19 @@ struct perfctr_encoding {
 	uint64_t config, config1, config2;
 	uint32_t flags;		/* PERFCTR_F_* */
 };
+
+/* Sampling clauses (sample.c).  The smallest period that keeps enc
+ * under the kernel's sample-rate limit (procfs_root/sys/kernel/
+ * perf_event_max_sample_rate).  */
+unsigned long long perfctr_sample__min_period(
+	const struct perfctr_encoding *enc, const char *procfs_root);
+/* Can this machine sample as req asks (.sample(N) not below the smallest
+ * period, .hz(F) not above the limit, .precise(L) on a PMU that has it)?
+ * Returns 0, or -EINVAL with the reason, and the value allowed, in err. */
+int perfctr_sample__check(const struct perfctr_request *req,
+			  const struct perfctr_encoding *enc,
+			  const char *sysfs_root, const char *procfs_root,
+			  char *err, size_t len);
 
 /* Longest record perfctr_assign__append writes, with its ';'. */
 #define PERFCTR_ASSIGN_REC_MAX 96

@@ -183,8 +183,10 @@ static void report(const struct plan *p)
 	}
 }
 
-static void resolve_all(struct plan *p, struct perfctr_resolver *r)
+static void resolve_all(struct plan *p, struct perfctr_resolver *r,
+			const char *sysfs_root)
 {
+	const char *proc = getenv("PERFCTR_PROC_ROOT");
 	const struct perfctr_request *req;
 	char err[1024];
 	unsigned int i;
@@ -194,6 +196,11 @@ static void resolve_all(struct plan *p, struct perfctr_resolver *r)
 		p->ok[i] = 1;
 		if (perfctr_resolver__resolve(r, req->event, req->plm,
 					      &p->enc[i], err, sizeof(err)))
+			fail(p, i, err);
+		else if ((req->sample || req->hz) &&
+			 perfctr_sample__check(req, &p->enc[i], sysfs_root,
+					       proc && *proc ? proc : "/proc",
+					       err, sizeof(err)))
 			fail(p, i, err);
 		else if (req->mux)
 			p->enc[i].flags |= PERFCTR_F_MULTIPLEX;
@@ -343,7 +350,7 @@ static char *assign_build(const struct perfctr_modtab *tab, int verbose)
 		fprintf(stderr, PROG ": out of memory\n");
 		goto out;
 	}
-	resolve_all(&p, r);
+	resolve_all(&p, r, opts.sysfs_root);
 	if (trial_all(&p, opts.sysfs_root) == 0 && !p.bad)
 		assign = assign_format(&p, verbose);
 	report(&p);

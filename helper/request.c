@@ -24,6 +24,9 @@ static const struct pc_kv_field fields[] = {
 	OPTIONAL(mux),
 	OPTIONAL(scope),
 	OPTIONAL_STR(target, PERFCTR_SRC_MAX),
+	OPTIONAL(sample),
+	OPTIONAL(hz),
+	OPTIONAL(precise),
 };
 #define NFIELDS ARRAY_SIZE(fields)
 

@@ -144,6 +144,32 @@ static void pmus_free(struct dirent **list, int n)
 	free(list);
 }
 
+/* The PMU whose type file says type (for the generic types 0 hardware,
+ * 3 cache and 4 raw: the core PMU, whose type is 4 on x86 and a dynamic
+ * one elsewhere).  Returns 0 with its name, or -ENOENT. */
+int pc_sysfs_pmu_of_type(const char *root, uint32_t type, char *pmu,
+			 size_t len)
+{
+	struct dirent **list;
+	char buf[32];
+	int n, i, fd, found = -ENOENT;
+
+	n = pmus_list(root, &list);
+	for (i = 0; i < n && found; i++) {
+		fd = pc_sysfs_pmu_open(root, list[i]->d_name);
+		if (fd < 0)
+			continue;
+		if (pc_sysfs_read(fd, "type", buf, sizeof(buf)) > 0 &&
+		    strtoul(buf, NULL, 10) == (type <= 4 ? 4 : type)) {
+			snprintf(pmu, len, "%s", list[i]->d_name);
+			found = 0;
+		}
+		close(fd);
+	}
+	pmus_free(list, n);
+	return found;
+}
+
 /* Which PMUs have an event file of this name.  Keeps the first in
  * pmu/event and lists them all in names. */
 static int bare_find(const char *root, const char *base, char *pmu,

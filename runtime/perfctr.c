@@ -52,6 +52,7 @@ static struct perfctr_slot perfctr_slots[PERFCTR_NDECLARED];
 #include "perfctr_cpus.c"
 #include "perfctr_thread.c"
 #include "perfctr_task.c"
+#include "perfctr_sample.c"
 
 static const char *perfctr_read_error(unsigned int idx, int rc)
 {
@@ -99,6 +100,8 @@ static noinline __used int perfctr_read_path_check(unsigned int idx, u64 *v)
 
 static void perfctr_stop(void)
 {
+	if (perfctr_cpus)	/* started: stap's exit has run */
+		perfctr_samples_report();
 	perfctr_tasks_stop();
 	perfctr_threads_stop();
 	if (!perfctr_cpus)
@@ -150,6 +153,9 @@ static int perfctr_start_checked(void)
 			   "perf_event_read_local(), which was not found\n");
 		return -ENOSYS;
 	}
+	rc = perfctr_samples_start();
+	if (rc)
+		return rc;
 	perfctr_cpus = alloc_percpu(struct perfctr_cpu);
 	if (!perfctr_cpus)
 		return -ENOMEM;

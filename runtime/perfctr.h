@@ -44,6 +44,9 @@ struct perfctr_request_desc {
 	unsigned int scope;	/* PERFCTR_SCOPE_* */
 	unsigned int tslot;	/* .thread: its slot in a thread's record */
 	const char *target;	/* .process("PATH"), or "" for stap's target */
+	unsigned int sample;	/* sampling clause: the period, */
+	unsigned int hz;	/* or the frequency, */
+	unsigned int precise;	/* and .precise(L) */
 	const char *src;
 };
 

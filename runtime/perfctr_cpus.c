@@ -31,10 +31,23 @@ static struct perf_event **perfctr_hp_gone;	/* the work's scratch list */
 static void perfctr_hp_work_fn(struct work_struct *work);
 static DECLARE_WORK(perfctr_hp_work, perfctr_hp_work_fn);
 
+/* A sampling clause's events are stap's own (its perf probe). */
+static int perfctr_samples(unsigned int idx)
+{
+	return perfctr_requests[idx].sample || perfctr_requests[idx].hz;
+}
+
 /* .cpu and .thread counters are per CPU; .process ones per task. */
 static int perfctr_per_cpu(unsigned int idx)
 {
-	return perfctr_requests[idx].scope != PERFCTR_SCOPE_PROCESS;
+	return perfctr_requests[idx].scope != PERFCTR_SCOPE_PROCESS &&
+	       !perfctr_samples(idx);
+}
+
+static int perfctr_per_task(unsigned int idx)
+{
+	return perfctr_requests[idx].scope == PERFCTR_SCOPE_PROCESS &&
+	       !perfctr_samples(idx);
 }
 
 static void perfctr_attr(const struct perfctr_slot *s,

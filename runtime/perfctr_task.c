@@ -151,7 +151,7 @@ static void perfctr_task_found(unsigned int tgt, struct task_struct *tsk)
 	}
 	t = &perfctr_tasks[s];
 	for (i = 0; i < PERFCTR_NDECLARED; i++) {
-		if (!perfctr_requests[i].id || perfctr_per_cpu(i) ||
+		if (!perfctr_requests[i].id || !perfctr_per_task(i) ||
 		    perfctr_req_tgt[i] != tgt || t->ev[i])
 			continue;
 		perfctr_attr(&perfctr_slots[i], &attr);
@@ -246,7 +246,7 @@ static void perfctr_tasks_targets(void)
 	for (i = 0; i < PERFCTR_NDECLARED; i++) {
 		const char *path = perfctr_requests[i].target;
 
-		if (!perfctr_requests[i].id || perfctr_per_cpu(i))
+		if (!perfctr_requests[i].id || !perfctr_per_task(i))
 			continue;
 		for (k = 0; k < perfctr_ntgts; k++)
 			if (!strcmp(perfctr_tgts[k].procname ?: "", path))

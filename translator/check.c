@@ -42,7 +42,7 @@ static int check_read(struct model *m, struct counter_read *r,
 	if (model__user_defined(m, r->kind))
 		return 0;	/* the script's own definition wins */
 	c = model__find(m, r->id);
-	if (c) {
+	if (c && !counter__samples(c)) {
 		c->used = 1;
 		return 0;
 	}
@@ -73,6 +73,13 @@ static int check_scope(const struct model *m, struct counter *c,
 	if (!c->scope_given)
 		c->scope = m->has_target ? PERFCTR_SCOPE_PROCESS :
 			   PERFCTR_SCOPE_CPU;
+	if (counter__samples(c) && (c->mux ||
+				    c->scope == PERFCTR_SCOPE_THREAD)) {
+		diag__report(d, DIAG_SEMANTIC, c->src, &c->where,
+			     "a sampling perfctr probe samples per CPU or per "
+			     "process: drop .thread or .multiplex");
+		return 1;
+	}
 	if (c->mux && c->scope != PERFCTR_SCOPE_CPU) {
 		diag__report(d, DIAG_SEMANTIC, c->src, &c->where,
 			     "perfctr counter \"%s\": .multiplex counts per "

@@ -34,6 +34,9 @@ static void request_of(const struct counter *c, struct perfctr_request *r)
 	r->mux = c->mux;
 	r->scope = c->scope;
 	snprintf(r->target, sizeof(r->target), "%s", c->target);
+	r->sample = c->sample;
+	r->hz = c->hz;
+	r->precise = c->precise;
 	snprintf(r->id, sizeof(r->id), "%s", c->id);
 	snprintf(r->event, sizeof(r->event), "%s", c->event);
 	snprintf(r->src, sizeof(r->src), "%s:%d:%d", c->src->name,
@@ -167,8 +170,10 @@ static int emit_table(struct strbuf *sb, const struct model *m)
 		strbuf__add(sb, ", .event = ", 11);
 		c_string(sb, r.event);
 		strbuf__printf(sb, ", .plm = %u, .mux = %u, .scope = %u, "
-			       ".tslot = %u, .target = ", r.plm, r.mux, r.scope,
-			       thread_slot(m, c));
+			       ".tslot = %u, .sample = %u, .hz = %u, "
+			       ".precise = %u, .target = ", r.plm, r.mux,
+			       r.scope, thread_slot(m, c), r.sample, r.hz,
+			       r.precise);
 		c_string(sb, r.target);
 		strbuf__add(sb, ", .src = ", 9);
 		c_string(sb, r.src);
@@ -197,21 +202,25 @@ static int emit_table(struct strbuf *sb, const struct model *m)
 static void emit_scopes(struct strbuf *sb, const struct model *m)
 {
 	const struct counter *last = NULL;
-	int process = 0;
+	int process = 0, samples = 0;
 	size_t i;
 
 	for (i = 0; i < m->ncounters; i++) {
 		const struct counter *c = &m->counters[i];
 
-		if (c->used && c->scope == PERFCTR_SCOPE_THREAD)
+		if (counter__readable(c) && c->scope == PERFCTR_SCOPE_THREAD)
 			last = c;
-		process |= c->used && c->scope == PERFCTR_SCOPE_PROCESS;
+		process |= counter__readable(c) &&
+			   c->scope == PERFCTR_SCOPE_PROCESS;
+		samples |= c->used && counter__samples(c);
 	}
 	if (last)
 		strbuf__printf(sb, "#define PERFCTR_NTHREAD %u\n",
 			       thread_slot(m, last) + 1);
 	if (process)
 		strbuf__printf(sb, "#define PERFCTR_HAVE_PROCESS 1\n");
+	if (samples)
+		strbuf__printf(sb, "#define PERFCTR_HAVE_SAMPLES 1\n");
 }
 
 /* The runtime macro that reads a counter of this kind. */
@@ -237,6 +246,8 @@ static int emit_c(struct strbuf *sb, const struct model *m,
 		       "#define PERFCTR_TABLE_HASH \"%s\"\n",
 		       o->runtime_hash, m->ncounters ? m->ncounters : 1, hash);
 	emit_scopes(sb, m);
+	strbuf__printf(sb, "#define PERFCTR_SAMPLE_MAGIC %#llxULL\n",
+		       PERFCTR_SAMPLE_MAGIC);
 	strbuf__printf(sb, "#include \"%s/perfctr.h\"\n", o->runtime_dir);
 	if (emit_table(sb, m) < 0)
 		return -ENOSPC;
@@ -254,7 +265,7 @@ static void emit_read_functions(struct strbuf *sb, const struct model *m)
 	for (i = 0; i < m->ncounters; i++) {
 		const struct counter *c = &m->counters[i];
 
-		if (c->used)
+		if (counter__readable(c))
 			strbuf__printf(sb, "function __perfctr_read_%u:long () "
 				       "%%{ /* pure */ %s(%u, \"%s\"); %%}\n",
 				       c->idx, read_macro(c), c->idx, c->id);
@@ -290,7 +301,7 @@ static void emit_lookup(struct strbuf *sb, const struct model *m,
 	for (i = 0; i < m->ncounters; i++) {
 		const struct counter *c = &m->counters[i];
 
-		if (!c->used)
+		if (!counter__readable(c))
 			continue;
 		strbuf__printf(sb, "\tif (id == \"%s\") return ", c->id);
 		strbuf__printf(sb, call_fmt, c->idx);
@@ -331,7 +342,7 @@ static void emit_delta(struct strbuf *sb, const struct model *m)
 	for (i = 0; i < m->ncounters; i++) {
 		const struct counter *c = &m->counters[i];
 
-		if (!c->used)
+		if (!counter__readable(c))
 			continue;
 		strbuf__printf(sb, "\tif (id == \"%s\") return ", c->id);
 		if (c->scope == PERFCTR_SCOPE_CPU)
@@ -373,7 +384,7 @@ static void emit_task_finder_probe(struct strbuf *sb, const struct model *m)
 	for (i = 0; i < m->ncounters; i++) {
 		const struct counter *c = &m->counters[i];
 
-		if (!c->used || c->scope != PERFCTR_SCOPE_PROCESS)
+		if (!counter__readable(c) || c->scope != PERFCTR_SCOPE_PROCESS)
 			continue;
 		if (!c->target[0]) {
 			strbuf__printf(sb, "\nprobe process.begin "
@@ -401,7 +412,7 @@ static void emit_macro(struct strbuf *sb, const struct model *m)
 	for (i = 0; i < m->ncounters; i++) {
 		const struct counter *c = &m->counters[i];
 
-		if (!c->used)
+		if (!counter__readable(c))
 			continue;
 		strbuf__printf(sb, "%%( @id == \"%s\" %%? __perfctr_read_%u() "
 			       "%%: ", c->id, c->idx);
@@ -411,6 +422,36 @@ static void emit_macro(struct strbuf *sb, const struct model *m)
 	while (open--)
 		strbuf__add(sb, " %)", 3);
 	strbuf__add(sb, " %)\n", 4);
+}
+
+/*
+ * Each sampling clause's probe point became __perfctr_sampleN (parser.c):
+ * an alias of stap's perf probe, created with a placeholder encoding that
+ * the module replaces before stap's init creates the events
+ * (runtime/perfctr_sample.c).  Its prologue counts the body's runs.
+ */
+static void emit_sample_aliases(struct strbuf *sb, const struct model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->ncounters; i++) {
+		const struct counter *c = &m->counters[i];
+
+		if (!c->used || !counter__samples(c))
+			continue;
+		strbuf__printf(sb, "\nprobe __perfctr_sample%u = perf.type(%u)"
+			       ".config(%#llx)", c->idx, PERFCTR_SAMPLE_TYPE,
+			       PERFCTR_SAMPLE_MAGIC | c->idx);
+		if (c->scope == PERFCTR_SCOPE_PROCESS) {
+			strbuf__printf(sb, ".process");
+			if (c->target[0]) {
+				strbuf__add(sb, "(", 1);
+				c_string(sb, c->target);
+				strbuf__add(sb, ")", 1);
+			}
+		}
+		strbuf__printf(sb, " { __perfctr_sampled(%u) }\n", c->idx);
+	}
 }
 
 int emit__generate(const struct model *m, const struct emit_opts *o,
@@ -427,6 +468,9 @@ int emit__generate(const struct model *m, const struct emit_opts *o,
 	strbuf__printf(&gen->stp, "function __perfctr_follow() %%{ "
 		       "/* the task finder's callbacks do the work */ %%}\n");
 	emit_task_finder_probe(&gen->stp, m);
+	strbuf__printf(&gen->stp, "function __perfctr_sampled(idx:long) %%{ "
+		       "PERFCTR_SAMPLED(STAP_ARG_idx); %%}\n");
+	emit_sample_aliases(&gen->stp, m);
 	emit_macro(&gen->stpm, m);
 	return 0;
 }

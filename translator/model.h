@@ -36,6 +36,11 @@ struct counter {
 	struct token id_tok;
 	int ncond;
 	struct cond_frame cond[MODEL_COND_DEPTH];
+	/* a sampling clause (.sample(N) or .hz(F)): its probe runs the body
+	 * at each overflow; the statement is rewritten, not blanked */
+	unsigned int sample;		/* .sample(N): the period */
+	unsigned int hz;		/* .hz(F): the frequency */
+	unsigned int precise;		/* .precise(L): 0..3 */
 	int used;			/* read somewhere */
 	unsigned int idx;		/* index in the request table */
 };
@@ -76,6 +81,18 @@ struct model {
 	int nargs;
 	int has_target;			/* stap -c CMD or -x PID */
 };
+
+/* A sampling clause: its probe runs a body, it is not read. */
+static inline int counter__samples(const struct counter *c)
+{
+	return c->sample || c->hz;
+}
+
+/* A counter the script reads (@perfctr and the read functions). */
+static inline int counter__readable(const struct counter *c)
+{
+	return c->used && !counter__samples(c);
+}
 
 void model__init(struct model *m, char *const *args, int nargs);
 void model__free(struct model *m);

@@ -7,6 +7,8 @@
  * bodies.  One error path: parse_error() at the current token.
  */
 #include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,11 +118,13 @@ static void skip_statement(struct parser *ps)
 
 enum comp_rank {
 	RANK_NONE, RANK_EVENT, RANK_PLM, RANK_SCOPE, RANK_MUX, RANK_ACTION,
+	RANK_PRECISE,
 };
-enum comp_arg { ARG_NONE, ARG_STRING, ARG_OPT_STRING };
+enum comp_arg { ARG_NONE, ARG_STRING, ARG_OPT_STRING, ARG_NUMBER,
+		ARG_OPT_NUMBER };
 enum comp_field {
 	F_EVENT, F_USER, F_KERNEL, F_CPU, F_THREAD, F_PROCESS, F_MULTIPLEX,
-	F_COUNTER,
+	F_COUNTER, F_SAMPLE, F_HZ, F_PRECISE,
 };
 
 /* The components of a perfctr probe point, in the order they must come:
@@ -139,6 +143,9 @@ static const struct component {
 	{ "process",   ARG_OPT_STRING, RANK_SCOPE, F_PROCESS },
 	{ "multiplex", ARG_NONE,   RANK_MUX,    F_MULTIPLEX },
 	{ "counter",   ARG_STRING, RANK_ACTION, F_COUNTER },
+	{ "sample",    ARG_NUMBER, RANK_ACTION, F_SAMPLE },
+	{ "hz",        ARG_NUMBER, RANK_ACTION, F_HZ },
+	{ "precise",   ARG_OPT_NUMBER, RANK_PRECISE, F_PRECISE },
 };
 #define NCOMPONENTS (sizeof(components) / sizeof(components[0]))
 
@@ -186,6 +193,33 @@ static int string_arg(struct parser *ps, char *buf, size_t len)
 	}
 	parse_error(ps, "expected a string literal or @N");
 	return -1;
+}
+
+/* A number literal, or @N: the Nth script argument as a number; in
+ * [min, max]. */
+static int number_arg(struct parser *ps, unsigned int *v, unsigned int min,
+		      unsigned int max)
+{
+	char buf[32], *end;
+	unsigned long long x;
+
+	if (ps->t.kind == TK_NUMBER && ps->t.len < sizeof(buf)) {
+		memcpy(buf, ps->src->text + ps->t.off, ps->t.len);
+		buf[ps->t.len] = '\0';
+	} else if (ps->t.kind != TK_ARG || string_arg(ps, buf, sizeof(buf))) {
+		if (ps->t.kind != TK_ARG)
+			parse_error(ps, "expected a number or @N");
+		return -1;
+	}
+	errno = 0;
+	x = strtoull(buf, &end, 0);
+	if (errno || *end || end == buf || buf[0] == '-' || x < min ||
+	    x > max) {
+		parse_error(ps, "expected a number from %u to %u", min, max);
+		return -1;
+	}
+	*v = x;
+	return 0;
 }
 
 static int check_id(struct parser *ps, const struct counter *c)
@@ -288,10 +322,44 @@ static int component_arg(struct parser *ps, const struct component *comp,
 	return 0;
 }
 
+/* ("N"), optional for .precise (1, perf's :p). */
+static int component_number(struct parser *ps, const struct component *comp,
+			    unsigned int *v, unsigned int min, unsigned int max)
+{
+	*v = min;
+	if (comp->arg == ARG_OPT_NUMBER && !is_op(ps, "("))
+		return 0;
+	if (!is_op(ps, "(")) {
+		parse_error(ps, "expected '(' after '%s'", comp->name);
+		return -1;
+	}
+	next(ps);
+	if (number_arg(ps, v, min, max) < 0)
+		return -1;
+	next(ps);
+	if (!is_op(ps, ")")) {
+		parse_error(ps, "expected ')'");
+		return -1;
+	}
+	next(ps);
+	return 0;
+}
+
 static int apply_component(struct parser *ps, const struct component *comp,
 			   struct counter *c, struct token *event_tok)
 {
 	switch (comp->field) {
+	case F_SAMPLE:
+		return component_number(ps, comp, &c->sample, 1, UINT_MAX);
+	case F_HZ:
+		return component_number(ps, comp, &c->hz, 1, UINT_MAX);
+	case F_PRECISE:
+		if (!c->sample && !c->hz) {
+			parse_error(ps, "'.precise' needs '.sample(N)' or "
+				    "'.hz(F)' before it");
+			return -1;
+		}
+		return component_number(ps, comp, &c->precise, 1, 3);
 	case F_USER:
 		c->plm = PERFCTR_PLM_USER;
 		return 0;
@@ -345,7 +413,8 @@ static int check_rank(struct parser *ps, const struct component *comp,
 }
 
 /* perfctr.event("NAME")[.user|.kernel][.cpu|.thread|.process[("PATH")]]
- * [.multiplex].counter("ID"); ps->t is "perfctr". */
+ * [.multiplex] then .counter("ID"), or .sample(N)|.hz(F) [.precise[(L)]];
+ * ps->t is "perfctr". */
 static int perfctr_point(struct parser *ps, struct counter *c)
 {
 	enum comp_rank rank = RANK_NONE;
@@ -373,7 +442,7 @@ static int perfctr_point(struct parser *ps, struct counter *c)
 		rank = comp->rank;
 		prev = comp->name;
 	}
-	if (rank != RANK_ACTION) {
+	if (rank < RANK_ACTION) {
 		list_components(names, sizeof(names), rank);
 		parse_error(ps, "incomplete perfctr probe point, expected "
 			    "'.' and one of %s", names);
@@ -497,13 +566,65 @@ static int commit_counters(struct parser *ps, struct counter *cs, int n,
 	return 0;
 }
 
+static int is_sampling(const struct counter *c)
+{
+	return c->sample || c->hz;
+}
+
+/* The body of a counter probe must be empty; a sampling probe's is what
+ * runs.  Anything else is refused, one message per statement. */
+static int check_action(struct parser *ps, const struct counter *cs, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (is_sampling(&cs[i]) && n > 1) {
+			parse_error(ps, "a sampling perfctr probe has one probe "
+				    "point");
+			return -1;
+		}
+	return 0;
+}
+
+/*
+ * probe perfctr...sample(N) [if (COND)] { BODY }: the probe point is
+ * replaced by the name of an alias the generated tapset defines (stap's
+ * perf probe, encoded when the module starts), written over its first
+ * line; everything else stays where it was.
+ */
+static int sampling_statement(struct parser *ps, struct counter *c,
+			      const struct token *probe_tok,
+			      const struct token *point_tok)
+{
+	char alias[32];
+	size_t end = ps->t.off, line;
+
+	if (check_context(ps, probe_tok) < 0)
+		return -1;
+	snprintf(c->id, sizeof(c->id), "__sample%zu", ps->m->ncounters);
+	c->used = 1;
+	snprintf(alias, sizeof(alias), "__perfctr_sample%zu",
+		 ps->m->ncounters);
+	line = strcspn(ps->src->text + point_tok->off, "\n");
+	if (strlen(alias) > line) {
+		error_at(ps, point_tok, "put the start of a sampling probe "
+			 "point on one line, up to '.event(...)'");
+		return -1;
+	}
+	if (commit_counters(ps, c, 1, probe_tok) < 0)
+		return -1;
+	source__blank(ps->src, point_tok->off, end - point_tok->off);
+	source__write(ps->src, point_tok->off, alias);
+	return 0;
+}
+
 #define MAX_POINTS 16
 
 /* "probe" at depth 0.  Leaves ps->t on the body's "{" for other probes
  * (the caller scans bodies), or past the blanked statement. */
 static void probe_statement(struct parser *ps)
 {
-	struct token probe_tok = ps->t;
+	struct token probe_tok = ps->t, point_tok = ps->t;
 	struct counter cs[MAX_POINTS];
 	int nperf = 0, nother = 0, alias = 0;
 
@@ -511,12 +632,14 @@ static void probe_statement(struct parser *ps)
 	next(ps);
 	for (;;) {
 		if (starts_perfctr_point(ps)) {
+			point_tok = ps->t;
 			if (nperf == MAX_POINTS) {
 				parse_error(ps, "too many perfctr probe points "
 					    "in one statement");
 				goto fail;
 			}
-			if (perfctr_point(ps, &cs[nperf++]) < 0)
+			if (perfctr_point(ps, &cs[nperf++]) < 0 ||
+			    check_action(ps, cs, nperf) < 0)
 				goto fail;
 		} else {
 			nother++;
@@ -535,6 +658,11 @@ static void probe_statement(struct parser *ps)
 			 "combined with other probe points or used in an "
 			 "alias");
 		goto fail;
+	}
+	if (nperf == 1 && is_sampling(&cs[0])) {
+		if (sampling_statement(ps, &cs[0], &probe_tok, &point_tok) < 0)
+			goto fail;
+		return;		/* on the body: the caller scans it */
 	}
 	if (check_context(ps, &probe_tok) < 0 || empty_body(ps) < 0 ||
 	    commit_counters(ps, cs, nperf, &probe_tok) < 0)

@@ -107,6 +107,16 @@ const char *source__line(const struct source *src, int line, size_t *len)
 	return p;
 }
 
+void source__write(struct source *src, size_t off, const char *text)
+{
+	size_t n = strlen(text);
+
+	if (off + n <= src->len) {
+		memcpy(src->text + off, text, n);
+		src->changed = 1;
+	}
+}
+
 void source__blank(struct source *src, size_t off, size_t len)
 {
 	size_t i;

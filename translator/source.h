@@ -37,5 +37,7 @@ const char *source__line(const struct source *src, int line, size_t *len);
 /* Replaces bytes [off, off+len) by spaces, keeping newlines: the rest of
  * the text keeps its line:column. */
 void source__blank(struct source *src, size_t off, size_t len);
+/* Writes text (no newlines) over the bytes at off, which must hold it. */
+void source__write(struct source *src, size_t off, const char *text);
 
 #endif /* PERFCTR_SOURCE_H */
