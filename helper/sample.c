@@ -60,27 +60,29 @@ static int check_precise(const struct perfctr_request *req,
 			 const struct perfctr_encoding *enc,
 			 const char *sysfs_root, char *err, size_t len)
 {
-	char pmu[256], buf[16];
+	char pmu[256], what[300], buf[16];
 	int fd, n = -ENOENT;
 
 	if (pc_sysfs_pmu_of_type(sysfs_root, enc->type, pmu, sizeof(pmu))) {
-		snprintf(err, len, ".precise: no PMU of type %u", enc->type);
-		return -EINVAL;
-	}
-	fd = pc_sysfs_pmu_open(sysfs_root, pmu);
-	if (fd >= 0) {
-		n = pc_sysfs_read(fd, "caps/max_precise", buf, sizeof(buf));
-		close(fd);
+		snprintf(what, sizeof(what), "of type %u", enc->type);
+	} else {
+		snprintf(what, sizeof(what), "\"%s\"", pmu);
+		fd = pc_sysfs_pmu_open(sysfs_root, pmu);
+		if (fd >= 0) {
+			n = pc_sysfs_read(fd, "caps/max_precise", buf,
+					  sizeof(buf));
+			close(fd);
+		}
 	}
 	if (n <= 0) {
 		snprintf(err, len, ".precise needs skid-free sampling (PEBS, "
-			 "IBS): the PMU \"%s\" has none (no caps/max_precise); "
-			 "drop .precise", pmu);
+			 "IBS): the PMU %s has none (no caps/max_precise); "
+			 "drop .precise", what);
 		return -EINVAL;
 	}
 	if ((unsigned int)atoi(buf) < req->precise) {
-		snprintf(err, len, ".precise(%u): the PMU \"%s\" goes up to "
-			 ".precise(%s)", req->precise, pmu, buf);
+		snprintf(err, len, ".precise(%u): the PMU %s goes up to "
+			 ".precise(%s)", req->precise, what, buf);
 		return -EINVAL;
 	}
 	return 0;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include <linux/perf_event.h>
 #include "internal.h"
 
 #define DEVICES "bus/event_source/devices"
@@ -144,9 +145,10 @@ static void pmus_free(struct dirent **list, int n)
 	free(list);
 }
 
-/* The PMU whose type file says type (for the generic types 0 hardware,
- * 3 cache and 4 raw: the core PMU, whose type is 4 on x86 and a dynamic
- * one elsewhere).  Returns 0 with its name, or -ENOENT. */
+/* The PMU whose type file says type (for the generic types 0 hardware
+ * and 3 cache: the core PMU, which has type 4 where it takes raw events;
+ * elsewhere, as on arm64, a dynamic one: not found).  Returns 0 with its
+ * name, or -ENOENT. */
 int pc_sysfs_pmu_of_type(const char *root, uint32_t type, char *pmu,
 			 size_t len)
 {
@@ -160,7 +162,9 @@ int pc_sysfs_pmu_of_type(const char *root, uint32_t type, char *pmu,
 		if (fd < 0)
 			continue;
 		if (pc_sysfs_read(fd, "type", buf, sizeof(buf)) > 0 &&
-		    strtoul(buf, NULL, 10) == (type <= 4 ? 4 : type)) {
+		    strtoul(buf, NULL, 10) ==
+		    (type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE ?
+		     PERF_TYPE_RAW : type)) {
 			snprintf(pmu, len, "%s", list[i]->d_name);
 			found = 0;
 		}

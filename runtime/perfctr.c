@@ -153,9 +153,6 @@ static int perfctr_start_checked(void)
 			   "perf_event_read_local(), which was not found\n");
 		return -ENOSYS;
 	}
-	rc = perfctr_samples_start();
-	if (rc)
-		return rc;
 	perfctr_cpus = alloc_percpu(struct perfctr_cpu);
 	if (!perfctr_cpus)
 		return -ENOMEM;

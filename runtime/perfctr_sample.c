@@ -10,8 +10,8 @@
  * context.  What stap's perf probe lacks is filled here, before stap's
  * init creates the events: the encoding perfctr-run resolved (named
  * events, .user/.kernel), the period or frequency (stap takes no period
- * with .process), and .precise.  stap_perf_probes[] is defined after this
- * code, so it is found by name in the module's own symbol table.
+ * with .process), and .precise: in stap's init, just before it creates
+ * the events (perfctr_perf_init_hook).
  *
  * Each body run is counted (the alias's prologue, PERFCTR_SAMPLED), and
  * reported at exit; samples stap skipped because the CPU's probe context
@@ -45,44 +45,12 @@ static void perfctr_sample_attr(unsigned int idx, struct perf_event_attr *a)
 	a->wakeup_events = 1;
 }
 
-/*
- * This module's stap_perf_probes[]: its address and size from the
- * module's own symbol table (kallsyms of a loading module, which keeps
- * data symbols: CONFIG_KALLSYMS_ALL).  Returns the number of entries.
- */
-static unsigned long perfctr_perf_probes(struct stap_perf_probe **p)
+/* The placeholder encodings in stap's probes, replaced. */
+static int perfctr_samples_patch(struct stap_perf_probe *p, size_t n)
 {
-	struct mod_kallsyms *ks;
-	unsigned long n = 0;
-	unsigned int i;
+	unsigned long idx;
+	size_t i;
 
-	*p = NULL;
-	rcu_read_lock_sched();
-	ks = rcu_dereference_sched(THIS_MODULE->kallsyms);
-	for (i = 0; ks && i < ks->num_symtab; i++) {
-		const Elf_Sym *sym = &ks->symtab[i];
-
-		if (strcmp(ks->strtab + sym->st_name, "stap_perf_probes"))
-			continue;
-		*p = (struct stap_perf_probe *)kallsyms_symbol_value(sym);
-		n = sym->st_size / sizeof(**p);
-		break;
-	}
-	rcu_read_unlock_sched();
-	return n;
-}
-
-/* Sleepable; before stap's init registers its perf probes. */
-static int perfctr_samples_start(void)
-{
-	struct stap_perf_probe *p;
-	unsigned long n = perfctr_perf_probes(&p), i, idx;
-
-	if (!p) {
-		_stp_error("perfctr: sampling probes: this module's "
-			   "stap_perf_probes is not in its symbol table\n");
-		return -ENOENT;
-	}
 	for (i = 0; i < n; i++) {
 		struct perf_event_attr *a = &p[i].attr;
 
@@ -91,12 +59,37 @@ static int perfctr_samples_start(void)
 			continue;	/* the script's own perf probe */
 		idx = a->config & 0xffffffffULL;
 		if (idx >= PERFCTR_NDECLARED || !perfctr_requests[idx].id ||
-		    !perfctr_samples(idx))
-			return -EINVAL;	/* cannot happen: the same table */
+		    !perfctr_samples(idx)) {
+			_stp_error("perfctr: sampling probe %lu has no request "
+				   "in this module's table\n", idx);
+			return -EINVAL;
+		}
 		perfctr_sample_attr(idx, a);
 	}
 	return 0;
 }
+
+/* stap's init, where it creates its perf probes' events. */
+static int perfctr_perf_init_hook(struct stap_perf_probe *probes, size_t n,
+				  const char **ppfail)
+{
+	return perfctr_samples_patch(probes, n) ?:
+	       (_stp_perf_init_n)(probes, n, ppfail);
+}
+
+/*
+ * stap_perf_probes[] and its registration come after this code, so the
+ * registration is routed through the hook: the generated init calls
+ * "_stp_perf_init_n (stap_perf_probes, N, &pp)" and runtime/linux/perf.c
+ * defines "_stp_perf_init_n (struct stap_perf_probe *probes, ...)".  The
+ * first token of the first argument tells them apart: the call goes to
+ * the hook, the definition keeps its name (parenthesised, so that it is
+ * not expanded again).  A change in those texts breaks the build, not
+ * the run.
+ */
+#define _stp_perf_init_n(first, ...) PERFCTR_PIN_##first, __VA_ARGS__)
+#define PERFCTR_PIN_struct (_stp_perf_init_n)(struct
+#define PERFCTR_PIN_stap_perf_probes perfctr_perf_init_hook(stap_perf_probes
 
 /* At exit, while the transport still carries messages. */
 static void perfctr_samples_report(void)
@@ -120,6 +113,5 @@ static void perfctr_samples_report(void)
 
 #else /* !PERFCTR_HAVE_SAMPLES */
 #define PERFCTR_SAMPLED(idx) do { } while (0)
-static int perfctr_samples_start(void) { return 0; }
 static void perfctr_samples_report(void) { }
 #endif
