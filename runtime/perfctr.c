@@ -51,8 +51,8 @@ static struct perfctr_slot perfctr_slots[PERFCTR_NDECLARED];
 
 #include "perfctr_cpus.c"
 #include "perfctr_thread.c"
-#include "perfctr_task.c"
 #include "perfctr_sample.c"
+#include "perfctr_task.c"
 
 static const char *perfctr_read_error(unsigned int idx, int rc)
 {

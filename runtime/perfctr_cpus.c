@@ -44,10 +44,10 @@ static int perfctr_per_cpu(unsigned int idx)
 	       !perfctr_samples(idx);
 }
 
+/* .process counters and .process sampling clauses: an event per task */
 static int perfctr_per_task(unsigned int idx)
 {
-	return perfctr_requests[idx].scope == PERFCTR_SCOPE_PROCESS &&
-	       !perfctr_samples(idx);
+	return perfctr_requests[idx].scope == PERFCTR_SCOPE_PROCESS;
 }
 
 static void perfctr_attr(const struct perfctr_slot *s,

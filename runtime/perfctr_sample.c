@@ -20,6 +20,13 @@
 #ifdef PERFCTR_HAVE_SAMPLES
 
 static DEFINE_PER_CPU(unsigned long [PERFCTR_NDECLARED], perfctr_sample_runs);
+/* .process clauses: what each task's event needs (perfctr_task.c) */
+static struct perf_event_attr perfctr_sample_attrs[PERFCTR_NDECLARED];
+static perf_overflow_handler_t perfctr_sample_handler[PERFCTR_NDECLARED];
+/* per-CPU clauses: what their events counted, read as stap releases them */
+static u64 perfctr_sample_counted[PERFCTR_NDECLARED];
+static struct stap_perf_probe *perfctr_sample_probe[PERFCTR_NDECLARED];
+static int perfctr_read_total(unsigned int idx, u64 *val);
 
 /* The alias's prologue: one more run of clause idx's body. */
 #define PERFCTR_SAMPLED(idx) do {					\
@@ -65,8 +72,52 @@ static int perfctr_samples_patch(struct stap_perf_probe *p, size_t n)
 			return -EINVAL;
 		}
 		perfctr_sample_attr(idx, a);
+		perfctr_sample_probe[idx] = &p[i];
+		if (perfctr_requests[idx].scope == PERFCTR_SCOPE_PROCESS) {
+			/* stap would follow the first task only: every task
+			 * gets its own event from perfctr_task.c instead */
+			perfctr_sample_attrs[idx] = *a;
+			perfctr_sample_handler[idx] = p[i].callback;
+			p[i].task_finder = 0;
+		}
 	}
 	return 0;
+}
+
+/* Task tsk's sampling event for .process clause i, with stap's handler
+ * (which runs the clause's body); NULL before stap's init set it up. */
+static struct perf_event *perfctr_sample_task_event(unsigned int i,
+						   struct task_struct *tsk)
+{
+	if (!perfctr_sample_handler[i])
+		return NULL;
+	return perf_event_create_kernel_counter(&perfctr_sample_attrs[i], -1,
+						tsk, perfctr_sample_handler[i],
+						NULL);
+}
+
+/* stap's exit, just before it releases its probes' events: what the
+ * per-CPU clauses' events counted, for the report.  Sleepable. */
+static void perfctr_samples_tally(void)
+{
+	struct perf_event *ev;
+	u64 enabled, running;
+	unsigned int i;
+	int cpu;
+
+	for (i = 0; i < PERFCTR_NDECLARED; i++) {
+		struct stap_perf_probe *p = perfctr_sample_probe[i];
+
+		if (!p || !p->system_wide || !p->e.events)
+			continue;
+		for_each_possible_cpu(cpu) {
+			ev = *(struct perf_event **)per_cpu_ptr(p->e.events, cpu);
+			if (ev)
+				perfctr_sample_counted[i] +=
+					perf_event_read_value(ev, &enabled,
+							      &running);
+		}
+	}
 }
 
 /* stap's init, where it creates its perf probes' events. */
@@ -91,22 +142,63 @@ static int perfctr_perf_init_hook(struct stap_perf_probe *probes, size_t n,
 #define PERFCTR_PIN_struct (_stp_perf_init_n)(struct
 #define PERFCTR_PIN_stap_perf_probes perfctr_perf_init_hook(stap_perf_probes
 
-/* At exit, while the transport still carries messages. */
+/* The same for the release ("_stp_perf_del_n (stap_perf_probes, N)" in
+ * the generated exit; perf.c's own error path passes pwork->probes). */
+static void perfctr_perf_del_hook(struct stap_perf_probe *probes, size_t n)
+{
+	perfctr_samples_tally();
+	(_stp_perf_del_n)(probes, n);
+}
+#define _stp_perf_del_n(first, ...) PERFCTR_PDN_##first, __VA_ARGS__)
+#define PERFCTR_PDN_struct (_stp_perf_del_n)(struct
+#define PERFCTR_PDN_pwork (_stp_perf_del_n)(pwork
+#define PERFCTR_PDN_stap_perf_probes perfctr_perf_del_hook(stap_perf_probes
+
+/* What clause i's events counted in all: per CPU, read as stap released
+ * them; per task, the tasks' totals (perfctr_task.c). */
+static u64 perfctr_sample_count(unsigned int i)
+{
+	u64 v = 0;
+
+	if (perfctr_requests[i].scope != PERFCTR_SCOPE_PROCESS)
+		return perfctr_sample_counted[i];
+	return perfctr_read_total(i, &v) ? 0 : v;
+}
+
+/*
+ * At exit, while the transport still carries messages: each clause's
+ * body runs, and (with a period) how many overflows its count implies.
+ * The difference is what the kernel throttled (perf_event_max_sample_rate)
+ * plus what stap skipped because the CPU's probe context was busy (stap
+ * reports those itself: "skipped probes").
+ */
 static void perfctr_samples_report(void)
 {
+	const struct perfctr_request_desc *r;
 	unsigned long runs;
 	unsigned int i;
+	u64 count;
 	int cpu;
 
 	for (i = 0; i < PERFCTR_NDECLARED; i++) {
-		if (!perfctr_requests[i].id || !perfctr_samples(i))
+		r = &perfctr_requests[i];
+		if (!r->id || !perfctr_samples(i))
 			continue;
 		runs = 0;
 		for_each_possible_cpu(cpu)
 			runs += per_cpu(perfctr_sample_runs, cpu)[i];
-		_stp_printf("perfctr: %s: sampling %s: %lu samples\n",
-			    perfctr_requests[i].src, perfctr_requests[i].event,
-			    runs);
+		count = perfctr_sample_count(i);
+		if (r->sample)
+			_stp_printf("perfctr: %s: sampling %s: %lu samples, %llu "
+				    "overflows in a count of %llu (%llu not run: "
+				    "throttled or skipped)\n", r->src, r->event,
+				    runs, count / r->sample, count,
+				    count / r->sample > runs ?
+				    count / r->sample - runs : 0);
+		else
+			_stp_printf("perfctr: %s: sampling %s: %lu samples in a "
+				    "count of %llu\n", r->src, r->event, runs,
+				    count);
 	}
 	_stp_print_flush();
 }
@@ -114,4 +206,9 @@ static void perfctr_samples_report(void)
 #else /* !PERFCTR_HAVE_SAMPLES */
 #define PERFCTR_SAMPLED(idx) do { } while (0)
 static void perfctr_samples_report(void) { }
+static struct perf_event *perfctr_sample_task_event(unsigned int i,
+						   struct task_struct *tsk)
+{
+	return NULL;
+}
 #endif

@@ -134,11 +134,23 @@ static int perfctr_read_total(unsigned int idx, u64 *val)
 	return rc;
 }
 
+/* Task tsk's event for request i: a counter, or a sampling clause's event
+ * with stap's handler (perfctr_sample.c); NULL when there is none to make. */
+static struct perf_event *perfctr_task_event(unsigned int i,
+					     struct task_struct *tsk)
+{
+	struct perf_event_attr attr;
+
+	if (perfctr_samples(i))
+		return perfctr_sample_task_event(i, tsk);
+	perfctr_attr(&perfctr_slots[i], &attr);
+	return perf_event_create_kernel_counter(&attr, -1, tsk, NULL, NULL);
+}
+
 /* Found (sleepable, usually in tsk itself): the task's counters for the
  * requests of this target. */
 static void perfctr_task_found(unsigned int tgt, struct task_struct *tsk)
 {
-	struct perf_event_attr attr;
 	struct perfctr_task *t;
 	struct perf_event *ev;
 	unsigned int i;
@@ -154,9 +166,9 @@ static void perfctr_task_found(unsigned int tgt, struct task_struct *tsk)
 		if (!perfctr_requests[i].id || !perfctr_per_task(i) ||
 		    perfctr_req_tgt[i] != tgt || t->ev[i])
 			continue;
-		perfctr_attr(&perfctr_slots[i], &attr);
-		ev = perf_event_create_kernel_counter(&attr, -1, tsk, NULL,
-						      NULL);
+		ev = perfctr_task_event(i, tsk);
+		if (!ev)
+			continue;	/* a sampling clause stap never set up */
 		if (IS_ERR(ev)) {
 			if (atomic_inc_return(&perfctr_task_lost) == 1)
 				_stp_warn("perfctr: %s: counter \"%s\" (%s): "

@@ -210,8 +210,7 @@ static void emit_scopes(struct strbuf *sb, const struct model *m)
 
 		if (counter__readable(c) && c->scope == PERFCTR_SCOPE_THREAD)
 			last = c;
-		process |= counter__readable(c) &&
-			   c->scope == PERFCTR_SCOPE_PROCESS;
+		process |= c->used && c->scope == PERFCTR_SCOPE_PROCESS;
 		samples |= c->used && counter__samples(c);
 	}
 	if (last)
@@ -384,7 +383,7 @@ static void emit_task_finder_probe(struct strbuf *sb, const struct model *m)
 	for (i = 0; i < m->ncounters; i++) {
 		const struct counter *c = &m->counters[i];
 
-		if (!counter__readable(c) || c->scope != PERFCTR_SCOPE_PROCESS)
+		if (!c->used || c->scope != PERFCTR_SCOPE_PROCESS)
 			continue;
 		if (!c->target[0]) {
 			strbuf__printf(sb, "\nprobe process.begin "
