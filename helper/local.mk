@@ -32,7 +32,8 @@ helper_tests = \
 	testsuite/unit/helper/test-perfctr-run \
 	testsuite/unit/helper/test-dump \
 	testsuite/unit/helper/test-dump-hw \
-	testsuite/unit/helper/test-dump-pfm
+	testsuite/unit/helper/test-dump-pfm \
+	testsuite/unit/helper/test-sample
 check_PROGRAMS += $(helper_tests)
 TESTS += $(helper_tests)
 helper_test_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/testsuite/lib \
@@ -78,3 +79,6 @@ testsuite_unit_helper_test_dump_hw_LDADD = $(helper_test_ldadd)
 testsuite_unit_helper_test_dump_pfm_SOURCES = testsuite/unit/helper/test-dump-pfm.c
 testsuite_unit_helper_test_dump_pfm_CPPFLAGS = $(helper_test_cppflags)
 testsuite_unit_helper_test_dump_pfm_LDADD = $(helper_test_ldadd)
+testsuite_unit_helper_test_sample_SOURCES = testsuite/unit/helper/test-sample.c
+testsuite_unit_helper_test_sample_CPPFLAGS = $(helper_test_cppflags)
+testsuite_unit_helper_test_sample_LDADD = $(helper_test_ldadd)

@@ -354,11 +354,6 @@ static int apply_component(struct parser *ps, const struct component *comp,
 	case F_HZ:
 		return component_number(ps, comp, &c->hz, 1, UINT_MAX);
 	case F_PRECISE:
-		if (!c->sample && !c->hz) {
-			parse_error(ps, "'.precise' needs '.sample(N)' or "
-				    "'.hz(F)' before it");
-			return -1;
-		}
 		return component_number(ps, comp, &c->precise, 1, 3);
 	case F_USER:
 		c->plm = PERFCTR_PLM_USER;
@@ -436,6 +431,11 @@ static int perfctr_point(struct parser *ps, struct counter *c)
 		}
 		if (check_rank(ps, comp, rank, prev) < 0)
 			return -1;
+		if (comp->field == F_PRECISE && !c->sample && !c->hz) {
+			parse_error(ps, "'.precise' needs '.sample(N)' or "
+				    "'.hz(F)' before it");
+			return -1;
+		}
 		next(ps);
 		if (apply_component(ps, comp, c, &event_tok) < 0)
 			return -1;

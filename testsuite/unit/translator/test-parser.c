@@ -101,6 +101,44 @@ static void scopes(void)
 	done(&r);
 }
 
+static void sampling(void)
+{
+	struct run r;
+	const char *text = "probe perfctr.event(\"cycles\").user.sample(100000)"
+			   ".precise(2) { n++ }\n"
+			   "probe perfctr.event(\"cpu-clock\").hz(@2) if (x) "
+			   "{ print(@perfctr(\"c\")) }\n"
+			   "probe perfctr.event(\"x\").counter(\"c\") {}\n";
+	static char *hz_args[] = { "cycles", "99" };
+
+	source__from_string(&r.src, SRC_FILE, "t.stp", text, -1);
+	model__init(&r.m, hz_args, 2);
+	r.msgs = NULL;
+	{
+		FILE *out = open_memstream(&r.msgs, &r.msgs_len);
+
+		diag__init(&r.d, out);
+		r.errors = parser__run(&r.src, &r.m, &r.d);
+		fclose(out);
+	}
+	is_int(r.errors, 0, "sampling clauses parse");
+	ok(r.m.ncounters == 3 && r.m.counters[0].sample == 100000 &&
+	   r.m.counters[0].precise == 2 && !r.m.counters[0].hz &&
+	   r.m.counters[0].plm == PERFCTR_PLM_USER && r.m.counters[0].used,
+	   ".sample(N).precise(L): period, level, used");
+	ok(r.m.ncounters == 3 && r.m.counters[1].hz == 99 &&
+	   !r.m.counters[1].sample && !strcmp(r.m.counters[1].id, "__sample1"),
+	   ".hz(@2): the frequency from the argument, an id of its own");
+	ok(strncmp(r.src.text, "probe __perfctr_sample0     ", 28) == 0 &&
+	   strstr(r.src.text, " { n++ }\n") &&
+	   strstr(r.src.text, "probe __perfctr_sample1") &&
+	   strstr(r.src.text, " if (x) { print(@perfctr(\"c\")) }"),
+	   "probe point rewritten in place, condition and body kept");
+	is_int(strlen(r.src.text), strlen(text), "length kept");
+	ok(r.m.nreads == 1, "reads in a sampling body are found");
+	done(&r);
+}
+
 static void levels(void)
 {
 	static const struct {
@@ -158,6 +196,18 @@ static const struct bad bad[] = {
 	  "'.user' must come before '.thread'", "t.stp:1:33" },
 	{ "probe perfctr.event(\"x\").process(7).counter(\"c\") {}",
 	  "expected a string literal or @N", "t.stp:1:34" },
+	{ "probe perfctr.event(\"x\").sample(0) {}",
+	  "expected a number from 1 to 4294967295", "t.stp:1:33" },
+	{ "probe perfctr.event(\"x\").sample(\"9\") {}",
+	  "expected a number or @N", "t.stp:1:33" },
+	{ "probe perfctr.event(\"x\").hz(10).precise(4) {}",
+	  "expected a number from 1 to 3", "t.stp:1:41" },
+	{ "probe perfctr.event(\"x\").counter(\"c\").precise {}",
+	  "'.precise' needs '.sample(N)' or '.hz(F)' before it", "t.stp:1:39" },
+	{ "probe perfctr.event(\"x\").sample(9).hz(9) {}",
+	  "'.hz' conflicts with '.sample'", "t.stp:1:36" },
+	{ "probe perfctr.event(\"x\").sample(9), perfctr.event(\"y\").sample(9) {}",
+	  "a sampling perfctr probe has one probe point", "t.stp:1:66" },
 	{ "probe perfctr.event(\"x\").multiplex.user.counter(\"c\") {}",
 	  "'.user' must come before '.multiplex'", "t.stp:1:36" },
 	{ "probe perfctr.event(\"x\").multiplex.multiplex.counter(\"c\") {}",
@@ -311,6 +361,7 @@ int main(void)
 	levels();
 	multiplex();
 	scopes();
+	sampling();
 	errors();
 	error_layout();
 	not_clauses();
