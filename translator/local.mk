@@ -7,7 +7,8 @@ translator_libtranslator_a_SOURCES = \
 	translator/lexer.c translator/lexer.h \
 	translator/diag.c translator/diag.h \
 	translator/model.c translator/model.h \
-	translator/parser.c translator/parser.h \
+	translator/parser.c translator/parser.h translator/parser_state.h \
+	translator/point.c \
 	translator/check.c translator/check.h \
 	translator/strbuf.c translator/strbuf.h \
 	translator/emit.c translator/emit.h \

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * parser.h - finds perfctr constructs in stap script text: probe clauses
- * `perfctr.event("NAME")[.user|.kernel].counter("ID")` (recorded in the
- * model and blanked in the source) and reads `@perfctr("ID")` /
- * `perfctr_read(...)`.  Everything else is scanned, not interpreted.
+ * parser.h - finds perfctr constructs in stap script text: counter clauses
+ * `probe perfctr.event("NAME")....counter("ID") {}` (recorded in the model
+ * and blanked in the source), sampling clauses `probe perfctr.event(...)
+ * ....sample(N) { BODY }` (recorded, the probe point rewritten to an alias
+ * name), and reads `@perfctr("ID")` / `perfctr_read(...)` and kin.
+ * Everything else is scanned, not interpreted.
  */
 #ifndef PERFCTR_PARSER_H
 #define PERFCTR_PARSER_H

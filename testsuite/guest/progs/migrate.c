@@ -61,12 +61,7 @@ static long measured(long k, long n, long pages, char *mem)
 			 :
 			 : [k] "r"(k), [n] "r"(n), [masks] "r"(masks),
 			   [nr] "i"(SYS_sched_setaffinity)
-			 : "x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8",
-			   "x9", "x10", "x11", "x12", "x13", "x14", "x15", "x16",
-			   "x17", "x18", "x30", "v0", "v1", "v2", "v3", "v4",
-			   "v5", "v6", "v7", "v16", "v17", "v18", "v19", "v20",
-			   "v21", "v22", "v23", "v24", "v25", "v26", "v27",
-			   "v28", "v29", "v30", "v31", "cc", "memory");
+			 : GUEST_CALL_CLOBBERS);
 	return tail + 1 + k * (2 * n + 9) + 2 + head;
 }
 
