@@ -5,3 +5,26 @@ dist_man_MANS += docs/man/stap-perfctr.1 docs/man/perfctr-run.8 \
 TESTS += docs/man/render.test
 EXTRA_DIST += docs/man/render.test
 EXTRA_DIST += docs/README.md docs/design.md docs/arm64.md docs/performance.md
+
+# The tapset's function pages, installed as function::NAME(3stap) as stap's
+# own are (the colons stay out of make's file lists).  Pages that are one
+# ".so" line are aliases of the page they name.
+fn_man_pages = docs/man/fn/cpu_cycles.3stap docs/man/fn/instructions.3stap \
+	docs/man/fn/cache_references.3stap docs/man/fn/cache_misses.3stap \
+	docs/man/fn/branch_instructions.3stap docs/man/fn/branch_misses.3stap \
+	docs/man/fn/perfctr_read_event.3stap
+EXTRA_DIST += $(fn_man_pages)
+
+install-data-local: install-fn-man
+install-fn-man:
+	$(MKDIR_P) "$(DESTDIR)$(man3dir)"
+	for p in $(fn_man_pages); do \
+	  $(INSTALL_DATA) "$(srcdir)/$$p" \
+	    "$(DESTDIR)$(man3dir)/function::$$(basename $$p)" || exit 1; \
+	done
+uninstall-local: uninstall-fn-man
+uninstall-fn-man:
+	for p in $(fn_man_pages); do \
+	  rm -f "$(DESTDIR)$(man3dir)/function::$$(basename $$p)"; \
+	done
+.PHONY: install-fn-man uninstall-fn-man

@@ -33,6 +33,42 @@ static void hint(const struct model *m, const char *id, char *buf, size_t len)
 	free(ids);
 }
 
+/* The counter a call of an event function reads: made on first use. */
+static int check_event_call(struct model *m, const struct counter_read *r,
+			    struct diag *d)
+{
+	unsigned int fn = r->event_fn - 1;
+	struct perfctr_name name;
+	struct counter *c;
+	char err[256];
+	size_t i;
+
+	if (m->fn_user_defined & (1u << fn))
+		return 0;	/* the script's own function wins */
+	for (i = 0; i < m->ncounters; i++)
+		if (m->counters[i].event_fn == r->event_fn &&
+		    !strcmp(m->counters[i].event, r->id))
+			return 0;
+	if (perfctr_name__parse(r->id, &name, err, sizeof(err)) < 0) {
+		diag__report(d, DIAG_SEMANTIC, r->src, &r->where, "%s(\"%s\"): "
+			     "%s", event_fns[fn].name, r->id, err);
+		return 1;
+	}
+	c = model__add_counter(m);
+	if (event_fns[fn].event)
+		snprintf(c->id, sizeof(c->id), "__%s", event_fns[fn].name);
+	else
+		snprintf(c->id, sizeof(c->id), "__event%u", c->idx);
+	snprintf(c->event, sizeof(c->event), "%s", r->id);
+	c->plm = name.plm & PERFCTR_PLM_ALL ? name.plm & PERFCTR_PLM_ALL :
+		 PERFCTR_PLM_ALL;
+	c->src = r->src;
+	c->where = c->id_tok = r->where;
+	c->event_fn = r->event_fn;
+	c->used = 1;
+	return 0;
+}
+
 static int check_read(struct model *m, struct counter_read *r,
 		      struct diag *d)
 {
@@ -110,10 +146,14 @@ int check__run(struct model *m, struct diag *d)
 	size_t i;
 	int errors = 0;
 
+	for (i = 0; i < m->nreads; i++)
+		if (m->reads[i].event_fn)
+			errors += check_event_call(m, &m->reads[i], d);
 	for (i = 0; i < m->ncounters; i++)
 		errors += check_scope(m, &m->counters[i], d);
 	for (i = 0; i < m->nreads; i++)
-		errors += check_read(m, &m->reads[i], d);
+		if (!m->reads[i].event_fn)
+			errors += check_read(m, &m->reads[i], d);
 	for (i = 0; i < m->ncounters; i++) {
 		struct counter *c = &m->counters[i];
 

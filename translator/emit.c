@@ -371,6 +371,44 @@ static void emit_lookups(struct strbuf *sb, const struct model *m)
 }
 
 /*
+ * The static tapset's event functions (tapset/perfctr.stp) call these:
+ * __perfctr_fn_NAME() for cpu_cycles() and kin, __perfctr_read_event()
+ * for perfctr_read_event("EVENT"); only those the scripts call.
+ */
+static void emit_event_fns(struct strbuf *sb, const struct model *m)
+{
+	unsigned int fn;
+	size_t i;
+
+	for (fn = 0; fn < nevent_fns; fn++) {
+		int any = 0;
+
+		for (i = 0; i < m->ncounters; i++) {
+			const struct counter *c = &m->counters[i];
+
+			if (c->event_fn != fn + 1)
+				continue;
+			if (event_fns[fn].event) {
+				strbuf__printf(sb, "function __perfctr_fn_%s:long "
+					       "() { return __perfctr_read_%u() }\n",
+					       event_fns[fn].name, c->idx);
+				continue;
+			}
+			if (!any++)
+				strbuf__printf(sb, "function __perfctr_read_event:"
+					       "long (event:string) {\n");
+			strbuf__printf(sb, "\tif (event == ");
+			c_string(sb, c->event);
+			strbuf__printf(sb, ") return __perfctr_read_%u()\n",
+				       c->idx);
+		}
+		if (any)
+			strbuf__printf(sb, "\treturn __perfctr_undeclared(event)"
+				       "\n}\n");
+	}
+}
+
+/*
  * .process counters follow tasks with stap's task finder, which stap's
  * init starts only when the module has a process probe: one that does
  * nothing, on the target or the first path.
@@ -464,6 +502,7 @@ int emit__generate(const struct model *m, const struct emit_opts *o,
 		return -ENOSPC;
 	emit_read_functions(&gen->stp, m);
 	emit_lookups(&gen->stp, m);
+	emit_event_fns(&gen->stp, m);
 	strbuf__printf(&gen->stp, "function __perfctr_follow() %%{ "
 		       "/* the task finder's callbacks do the work */ %%}\n");
 	emit_task_finder_probe(&gen->stp, m);

@@ -34,6 +34,7 @@ struct paths {
 	char helper[PATH_MAX];
 	char runtime[PATH_MAX];
 	char compat_runtime[PATH_MAX];	/* "" when stap needs no shim */
+	char tapset[PATH_MAX];		/* the static tapset (cpu_cycles()...) */
 };
 
 struct frontend {
@@ -73,6 +74,8 @@ static void find_paths(struct paths *p)
 		 here ? ABS_BUILDDIR "/helper" : BINDIR);
 	snprintf(p->runtime, sizeof(p->runtime), "%s",
 		 here ? ABS_SRCDIR "/runtime" : PKGDATADIR "/runtime");
+	snprintf(p->tapset, sizeof(p->tapset), "%s",
+		 here ? ABS_SRCDIR "/tapset" : PKGDATADIR "/tapset");
 	snprintf(p->compat_runtime, sizeof(p->compat_runtime), "%s",
 		 !NEED_RUNTIME_SHIM ? "" :
 		 here ? ABS_BUILDDIR "/build/stap-runtime" :
@@ -207,18 +210,20 @@ static void generate(struct frontend *fe, struct outdir *out)
 		die("cannot write generated files: %s", strerror(-err));
 }
 
-/* real stap, -I GEN [-R COMPAT], then the user's arguments with rewritten
+/* real stap, -I GEN -I TAPSET [-R COMPAT], then the user's arguments with rewritten
  * texts in place of the originals. */
 static char **stap_argv(struct frontend *fe, const struct outdir *out)
 {
 	int argc = fe->cl.argc, prefix = 0, i;
-	char **argv = calloc(argc + 6, sizeof(*argv));
+	char **argv = calloc(argc + 8, sizeof(*argv));
 
 	if (!argv)
 		die("%s", "out of memory");
 	argv[prefix++] = (char *)fe->paths.real_stap;
 	argv[prefix++] = "-I";
 	argv[prefix++] = (char *)out->dir;
+	argv[prefix++] = "-I";
+	argv[prefix++] = fe->paths.tapset;
 	if (fe->paths.compat_runtime[0] && !fe->cl.has_runtime_dir) {
 		argv[prefix++] = "-R";
 		argv[prefix++] = fe->paths.compat_runtime;

@@ -16,6 +16,28 @@ const char *const read_kind_names[READ_NKINDS] = {
 	[READ_FN_STAMP] = "perfctr_stamp",
 };
 
+const struct event_fn event_fns[] = {
+	{ "cpu_cycles",		"cycles" },
+	{ "instructions",	"instructions" },
+	{ "cache_references",	"cache-references" },
+	{ "cache_misses",	"cache-misses" },
+	{ "branch_instructions", "branches" },
+	{ "branch_misses",	"branch-misses" },
+	{ "perfctr_read_event",	NULL },
+};
+const unsigned int nevent_fns = sizeof(event_fns) / sizeof(event_fns[0]);
+
+int model__event_fn(const char *name, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < nevent_fns; i++)
+		if (strlen(event_fns[i].name) == len &&
+		    !memcmp(event_fns[i].name, name, len))
+			return i;
+	return -1;
+}
+
 int model__user_defined(const struct model *m, enum read_kind kind)
 {
 	return !!(m->user_defined & (1u << kind));
@@ -79,5 +101,13 @@ struct counter *model__find(const struct model *m, const char *id)
 
 int model__active(const struct model *m)
 {
-	return m->ncounters || m->nreads || m->dynamic_reads;
+	size_t i;
+
+	if (m->ncounters || m->dynamic_reads)
+		return 1;
+	for (i = 0; i < m->nreads; i++)	/* a script's own cpu_cycles() */
+		if (!m->reads[i].event_fn || !(m->fn_user_defined &
+					       (1u << (m->reads[i].event_fn - 1))))
+			return 1;
+	return 0;
 }

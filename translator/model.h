@@ -41,6 +41,8 @@ struct counter {
 	unsigned int sample;		/* .sample(N): the period */
 	unsigned int hz;		/* .hz(F): the frequency */
 	unsigned int precise;		/* .precise(L): 0..3 */
+	unsigned int event_fn;		/* 1 + index in event_fns: a call of
+					 * it declared the counter */
 	int used;			/* read somewhere */
 	unsigned int idx;		/* index in the request table */
 };
@@ -62,11 +64,25 @@ enum read_kind {
 /* Their names, in enum read_kind order ("perfctr" for the macro). */
 extern const char *const read_kind_names[READ_NKINDS];
 
+/*
+ * The static tapset's functions that name their own event
+ * (tapset/perfctr.stp): a call of one declares the counter, no clause
+ * needed.  event NULL: the call's string argument names it
+ * (perfctr_read_event("EVENT")).
+ */
+struct event_fn {
+	const char *name;
+	const char *event;
+};
+extern const struct event_fn event_fns[];
+extern const unsigned int nevent_fns;
+
 struct counter_read {
-	char id[PERFCTR_ID_MAX];
+	char id[PERFCTR_ID_MAX];	/* for an event_fn call: the event */
 	const struct source *src;
 	struct token where;
 	enum read_kind kind;
+	unsigned int event_fn;		/* 1 + index in event_fns, or 0 */
 };
 
 struct model {
@@ -76,6 +92,7 @@ struct model {
 	size_t nreads, reads_cap;
 	int dynamic_reads;		/* a read whose id is not a literal */
 	unsigned int user_defined;	/* 1 << read_kind: the script's own */
+	unsigned int fn_user_defined;	/* 1 << index in event_fns: same */
 	/* script arguments, for @N / $N inside perfctr clauses */
 	char *const *args;
 	int nargs;
@@ -101,6 +118,8 @@ struct counter_read *model__add_read(struct model *m);
 struct counter *model__find(const struct model *m, const char *id);
 /* True when the scripts use perfctr at all (something to generate). */
 int model__active(const struct model *m);
+/* The event_fns index of a function name, or -1. */
+int model__event_fn(const char *name, size_t len);
 /* Is this way of reading defined by the script itself? */
 int model__user_defined(const struct model *m, enum read_kind kind);
 

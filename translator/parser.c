@@ -305,6 +305,39 @@ static void read_call(struct parser *ps, enum read_kind kind)
 		ps->m->dynamic_reads = 1;
 }
 
+/* cpu_cycles() and kin name their event; perfctr_read_event("EVENT")
+ * takes it as a literal: either way the checker declares the counter. */
+static void event_call(struct parser *ps, int fn)
+{
+	struct token name = ps->t;
+	struct counter_read *r;
+
+	next(ps);		/* "(" */
+	next(ps);
+	if (event_fns[fn].event) {
+		if (!is_op(ps, ")")) {
+			parse_error(ps, "%s() takes no arguments",
+				    event_fns[fn].name);
+			return;
+		}
+	} else if (ps->t.kind != TK_STRING ||
+		   !token__is(ps->src, peek(ps), TK_OPERATOR, ")")) {
+		parse_error(ps, "%s() needs the event name as a string "
+			    "literal: the counter is made when the script is "
+			    "translated", event_fns[fn].name);
+		return;
+	}
+	r = model__add_read(ps->m);
+	r->src = ps->src;
+	r->where = name;
+	r->kind = READ_FN_READ;
+	r->event_fn = fn + 1;
+	if (!event_fns[fn].event)
+		token__string_value(ps->src, &ps->t, r->id, sizeof(r->id));
+	else
+		snprintf(r->id, sizeof(r->id), "%s", event_fns[fn].event);
+}
+
 /* ----------------------------------------------------- frames and macros */
 
 static struct frame *push_frame(struct parser *ps, enum frame_kind kind)
@@ -372,14 +405,23 @@ static void macro_definition(struct parser *ps)
 		push_frame(ps, FRAME_MACRO);
 }
 
+static int event_fn_at(struct parser *ps, const struct token *t)
+{
+	return t->kind == TK_IDENT ?
+	       model__event_fn(ps->src->text + t->off, t->len) : -1;
+}
+
 static void function_definition(struct parser *ps)
 {
 	enum read_kind k = read_function(ps, peek(ps));
+	int fn = event_fn_at(ps, peek(ps));
 
-	if (k != READ_MACRO) {
+	if (k != READ_MACRO)
 		ps->m->user_defined |= 1u << k;
+	if (fn >= 0)
+		ps->m->fn_user_defined |= 1u << fn;
+	if (k != READ_MACRO || fn >= 0)
 		next(ps);	/* the name is not a call */
-	}
 }
 
 /* ------------------------------------------------------------- main loop */
@@ -397,6 +439,9 @@ static void scan_token(struct parser *ps)
 	else if (k == TK_IDENT && read_function(ps, &ps->t) != READ_MACRO &&
 		 token__is(ps->src, peek(ps), TK_OPERATOR, "("))
 		read_call(ps, read_function(ps, &ps->t));
+	else if (event_fn_at(ps, &ps->t) >= 0 &&
+		 token__is(ps->src, peek(ps), TK_OPERATOR, "("))
+		event_call(ps, event_fn_at(ps, &ps->t));
 	else if (is(ps, TK_AT, "@perfctr"))
 		read_macro(ps);
 	else if (is(ps, TK_AT, "@define"))
@@ -429,5 +474,12 @@ int parser__run(struct source *src, struct model *m, struct diag *d)
 
 int parser__mentions_perfctr(const char *text)
 {
-	return strstr(text, "perfctr") != NULL;
+	unsigned int i;
+
+	if (strstr(text, "perfctr"))
+		return 1;
+	for (i = 0; i < nevent_fns; i++)
+		if (strstr(text, event_fns[i].name))
+			return 1;
+	return 0;
 }
