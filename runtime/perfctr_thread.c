@@ -14,7 +14,8 @@
  * Records live in a table allocated at start (PERFCTR_THREADS entries,
  * stap -D PERFCTR_THREADS=N), found through perfctr_tidmap.c; only the CPU
  * a thread runs on touches its record.  A thread that finds no slot is not
- * counted and its reads raise an error; an exiting thread frees its slot.
+ * counted and its reads raise an error; a thread's last switch (it has
+ * exited) frees its slot, so reads in its exit probes still see it.
  */
 #ifdef PERFCTR_NTHREAD
 
@@ -36,7 +37,8 @@ struct perfctr_thread {
 
 static struct perfctr_tidmap perfctr_thread_ids;
 static struct perfctr_thread *perfctr_threads;
-static struct tracepoint *perfctr_tp_switch, *perfctr_tp_exit;
+static struct tracepoint *perfctr_tp_switch;
+static int perfctr_tp_registered;
 
 /* The record of tid, claiming one when create is set; NULL when there is
  * none (or no room). */
@@ -86,6 +88,14 @@ static void perfctr_thread_out(struct perfctr_thread *t, const u64 *v, int ok)
 	t->broken |= !ok;
 }
 
+static void perfctr_thread_gone(int tid)
+{
+	int fresh, s = perfctr_tidmap_get(&perfctr_thread_ids, tid, 0, &fresh);
+
+	if (s >= 0)
+		perfctr_tidmap_put(&perfctr_thread_ids, s, 0);
+}
+
 /* sched_switch, on this CPU, IRQs off; the idle tasks (pid 0) are not
  * threads anyone asks about. */
 static void perfctr_on_switch(void *data, bool preempt,
@@ -100,21 +110,16 @@ static void perfctr_on_switch(void *data, bool preempt,
 	int ok = perfctr_thread_counts(v) == 0;
 	struct perfctr_thread *t;
 
-	/* no record for prev: not counted since we started (or exiting) */
-	if (prev->pid && (t = perfctr_thread_find(prev->pid, 0)))
+	/* no record for prev: not counted since we started */
+	if (prev->pid && (t = perfctr_thread_find(prev->pid, 0))) {
 		perfctr_thread_out(t, v, ok);
+		if (prev->exit_state)	/* its last switch: the record goes */
+			perfctr_thread_gone(prev->pid);
+	}
 	if (next->pid && (t = perfctr_thread_find(next->pid, 1)))
 		perfctr_thread_in(t, v, ok);
 }
 
-static void perfctr_on_exit(void *data, struct task_struct *p)
-{
-	int fresh, s = perfctr_tidmap_get(&perfctr_thread_ids, p->pid, 0,
-					  &fresh);
-
-	if (s >= 0)
-		perfctr_tidmap_put(&perfctr_thread_ids, s, 0);
-}
 
 /*
  * The current thread's count of .thread counter idx.  Any probe context.
@@ -148,8 +153,6 @@ static void perfctr_tp_lookup(struct tracepoint *tp, void *priv)
 {
 	if (!strcmp(tp->name, "sched_switch"))
 		perfctr_tp_switch = tp;
-	else if (!strcmp(tp->name, "sched_process_exit"))
-		perfctr_tp_exit = tp;
 }
 
 /* Sleepable; after the per-CPU counters exist. */
@@ -163,35 +166,27 @@ static int perfctr_threads_start(void)
 	    perfctr_tidmap_alloc(&perfctr_thread_ids, PERFCTR_THREADS))
 		return -ENOMEM;	/* perfctr_threads_stop() frees */
 	for_each_kernel_tracepoint(perfctr_tp_lookup, NULL);
-	if (!perfctr_tp_switch || !perfctr_tp_exit) {
+	if (!perfctr_tp_switch) {
 		_stp_error("perfctr: .thread counters need the sched_switch "
-			   "and sched_process_exit tracepoints\n");
+			   "tracepoint\n");
 		return -ENOENT;
 	}
 	rc = tracepoint_probe_register(perfctr_tp_switch, perfctr_on_switch,
 				       NULL);
-	if (rc)
-		return rc;
-	rc = tracepoint_probe_register(perfctr_tp_exit, perfctr_on_exit, NULL);
-	if (rc) {
-		tracepoint_probe_unregister(perfctr_tp_switch,
-					    perfctr_on_switch, NULL);
-		perfctr_tp_switch = NULL;
-	}
+	perfctr_tp_registered = !rc;
 	return rc;
 }
 
 /* Sleepable; idempotent; before the per-CPU counters go. */
 static void perfctr_threads_stop(void)
 {
-	if (perfctr_tp_switch && perfctr_tp_exit) {
-		tracepoint_probe_unregister(perfctr_tp_exit, perfctr_on_exit,
-					    NULL);
+	if (perfctr_tp_registered) {
 		tracepoint_probe_unregister(perfctr_tp_switch,
 					    perfctr_on_switch, NULL);
 		tracepoint_synchronize_unregister();
 	}
-	perfctr_tp_switch = perfctr_tp_exit = NULL;
+	perfctr_tp_registered = 0;
+	perfctr_tp_switch = NULL;
 	perfctr_tidmap_free(&perfctr_thread_ids);
 	vfree(perfctr_threads);
 	perfctr_threads = NULL;

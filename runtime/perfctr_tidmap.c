@@ -74,7 +74,7 @@ static int perfctr_tidmap_get(struct perfctr_tidmap *m, int tid, int create,
 	int tries, s, free, old;
 
 	*fresh = 0;
-	if (!m->tid)
+	if (!m->tid || tid <= 0)	/* the idle tasks are nobody's */
 		return -1;
 	for (tries = 0; tries < 4; tries++) {
 		s = perfctr_tidmap_scan(m, tid, &free);
