@@ -242,6 +242,25 @@ static char **stap_argv(struct frontend *fe, const struct outdir *out)
 	return argv;
 }
 
+/* stap --dump-functions, with the static tapset's functions (cpu_cycles()
+ * ...) among the rest: -I TAPSET before the user's arguments. */
+static void __attribute__((noreturn)) dump_functions(struct frontend *fe)
+{
+	int argc = fe->cl.argc, i;
+	char **argv = calloc(argc + 3, sizeof(*argv));
+
+	if (!argv)
+		die("%s", "out of memory");
+	argv[0] = (char *)fe->paths.real_stap;
+	argv[1] = "-I";
+	argv[2] = fe->paths.tapset;
+	for (i = 1; i < argc; i++)
+		argv[i + 2] = fe->cl.argv[i];
+	spawn__exec(fe->paths.real_stap, argv);
+	die("cannot run the real stap: %s", fe->paths.real_stap);
+	exit(1);
+}
+
 /* Pass 5 runs perfctr-run in place of staprun; it runs the user's own
  * SYSTEMTAP_STAPRUN, if any, in turn. */
 static void set_staprun(const struct paths *p)
@@ -271,6 +290,8 @@ int main(int argc, char **argv)
 		cmdline__free(&fe.cl);
 		return rc;
 	}
+	if (fe.cl.dump_functions && !fe.cl.parse_failed)
+		dump_functions(&fe);
 	if (fe.cl.parse_failed || fe.cl.dump_mode)
 		pass_through(&fe);
 	if (load_sources(&fe) < 0 || !any_mention(&fe))

@@ -17,6 +17,7 @@
 enum {
 	OPT_RUNTIME = 256, OPT_BPF, OPT_DYNINST, OPT_PRIVILEGE,
 	OPT_UNPRIVILEGED, OPT_DUMP, OPT_OTHER, OPT_DUMP_COUNTERS,
+	OPT_DUMP_FUNCTIONS,
 };
 
 static const struct option long_options[] = {
@@ -46,7 +47,7 @@ static const struct option long_options[] = {
 	{ "download-debuginfo",      optional_argument, NULL, OPT_OTHER },
 	{ "dump-probe-types",        no_argument,       NULL, OPT_DUMP },
 	{ "dump-probe-aliases",      no_argument,       NULL, OPT_DUMP },
-	{ "dump-functions",          no_argument,       NULL, OPT_DUMP },
+	{ "dump-functions",          no_argument,       NULL, OPT_DUMP_FUNCTIONS },
 	{ "privilege",               required_argument, NULL, OPT_PRIVILEGE },
 	{ "suppress-handler-errors", no_argument,       NULL, OPT_OTHER },
 	{ "modinfo",                 required_argument, NULL, OPT_OTHER },
@@ -115,6 +116,9 @@ static void take_option(struct cmdline *cl, int opt)
 	case 'l': case 'L':
 		cl->list_pattern = arg;
 		cl->list_vars = opt == 'L';
+		/* fall through */
+	case OPT_DUMP_FUNCTIONS:
+		cl->dump_functions = 1;
 		/* fall through */
 	case OPT_DUMP:
 		cl->dump_mode = 1;

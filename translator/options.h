@@ -22,6 +22,7 @@ struct cmdline {
 	int last_pass;		/* -p N, default 5 */
 	int dump_mode;		/* -l, -L, --dump-* */
 	int n_dump;		/* how many of those (stap takes one) */
+	int dump_functions;	/* --dump-functions: lists our tapset too */
 	const char *list_pattern;	/* -l/-L PATTERN, the last one */
 	int list_vars;		/* it was -L */
 	const char *dump_counters;	/* ours: --dump-counters[=FMT], FMT or "" */
