@@ -163,23 +163,38 @@ static void fail(struct plan *p, unsigned int i, const char *what)
 	p->bad++;
 }
 
+/* What the script wrote: a counter's id, a sampling probe, or the call
+ * that declared the counter (ids the translator made start with "__"). */
+static void who(const struct perfctr_request *req, char *buf, size_t len)
+{
+	if (req->sample || req->hz)
+		snprintf(buf, len, "sampling probe on \"%s\"", req->event);
+	else if (!strncmp(req->id, "__event", 7))
+		snprintf(buf, len, "perfctr_read_event(\"%s\")", req->event);
+	else if (!strncmp(req->id, "__", 2))
+		snprintf(buf, len, "%s()", req->id + 2);
+	else
+		snprintf(buf, len, "counter \"%s\"", req->id);
+}
+
 /* One line per problem, in table order, naming where the script
  * declared the counter. */
 static void report(const struct plan *p)
 {
 	const struct perfctr_request *req;
+	char what[PERFCTR_ID_MAX + PERFCTR_NAME_MAX + 32];
 	unsigned int i;
 
 	for (i = 0; i < p->tab->n; i++) {
 		req = &p->tab->reqs[i];
 		if (!p->why[i][0])
 			continue;
+		who(req, what, sizeof(what));
 		if (req->src[0])
-			fprintf(stderr, PROG ": %s: counter \"%s\": %s\n",
-				req->src, req->id, p->why[i]);
-		else
-			fprintf(stderr, PROG ": counter \"%s\": %s\n", req->id,
+			fprintf(stderr, PROG ": %s: %s: %s\n", req->src, what,
 				p->why[i]);
+		else
+			fprintf(stderr, PROG ": %s: %s\n", what, p->why[i]);
 	}
 }
 

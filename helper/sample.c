@@ -37,14 +37,21 @@ static unsigned long long max_rate(const char *procfs_root)
 }
 
 /* Events per second an event can reach, per CPU: clocks count
- * nanoseconds; other software events are rare; hardware events stay
- * under 10^10 (cycles and instructions of a CPU). */
+ * nanoseconds; other software events are rare; misses and cache events
+ * stay under 10^9; cycles, instructions, branches and what we cannot
+ * tell (raw, PMU terms) under 10^10. */
 static unsigned long long rate_bound(const struct perfctr_encoding *enc)
 {
 	if (enc->type == PERF_TYPE_SOFTWARE)
 		return enc->config == PERF_COUNT_SW_CPU_CLOCK ||
 		       enc->config == PERF_COUNT_SW_TASK_CLOCK ?
 		       1000000000ULL : 0;
+	if (enc->type == PERF_TYPE_HW_CACHE ||
+	    (enc->type == PERF_TYPE_HARDWARE &&
+	     (enc->config == PERF_COUNT_HW_CACHE_REFERENCES ||
+	      enc->config == PERF_COUNT_HW_CACHE_MISSES ||
+	      enc->config == PERF_COUNT_HW_BRANCH_MISSES)))
+		return 1000000000ULL;
 	return 10000000000ULL;
 }
 

@@ -15,6 +15,8 @@
 static const struct perfctr_encoding cycles = { .type = PERF_TYPE_HARDWARE };
 static const struct perfctr_encoding clock = {
 	.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_CPU_CLOCK };
+static const struct perfctr_encoding misses = {
+	.type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_CACHE_MISSES };
 static const struct perfctr_encoding faults = {
 	.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_PAGE_FAULTS };
 
@@ -51,6 +53,8 @@ int main(void)
 	       200000, "hardware: 10^10 events a second / 50000 samples");
 	is_int((int)perfctr_sample__min_period(&clock, test_path("proc")),
 	       20000, "cpu-clock: 10^9 ns a second / 50000 samples");
+	is_int((int)perfctr_sample__min_period(&misses, test_path("proc")),
+	       20000, "cache-misses: 10^9 a second / 50000 samples");
 	is_int((int)perfctr_sample__min_period(&faults, test_path("proc")),
 	       1, "other software events: any period");
 
