@@ -116,7 +116,9 @@ static void take_option(struct cmdline *cl, int opt)
 	case 'l': case 'L':
 		cl->list_pattern = arg;
 		cl->list_vars = opt == 'L';
-		/* fall through */
+		cl->dump_mode = 1;
+		cl->n_dump++;
+		break;
 	case OPT_DUMP_FUNCTIONS:
 		cl->dump_functions = 1;
 		/* fall through */
