@@ -25,6 +25,7 @@
 #include "outdir.h"
 #include "parser.h"
 #include "spawn.h"
+#include "tapsets.h"
 
 #define MAX_SOURCES (OPTIONS_MAX_E + 2)
 
@@ -44,6 +45,7 @@ struct frontend {
 	int nsrc;
 	int script;		/* index in src of the script file, or -1 */
 	int stdin_consumed;
+	struct tapsets tapsets;	/* the user's -I files */
 	struct model model;
 	struct diag diag;
 };
@@ -146,12 +148,39 @@ static int load_sources(struct frontend *fe)
 	return err;
 }
 
+/* The user's tapsets the script needs, when any of them mentions perfctr
+ * (cpu_cycles() in a tapset function): their calls declare counters too. */
+static int load_tapsets(struct frontend *fe)
+{
+	struct tapsets *ts = &fe->tapsets;
+	size_t i;
+	int err;
+
+	if (!fe->cl.n_include)
+		return 0;
+	err = tapsets__scan(ts, fe->cl.include_dirs, fe->cl.n_include);
+	for (i = 0; i < ts->nfiles && !err; i++)
+		if (parser__mentions_perfctr(ts->files[i].src.text))
+			return tapsets__resolve(ts, fe->src, fe->nsrc);
+	tapsets__free(ts);
+	return err;
+}
+
+static int tapset_parsed(const struct tapset_file *f)
+{
+	return f->needed && parser__mentions_perfctr(f->src.text);
+}
+
 static int any_mention(const struct frontend *fe)
 {
+	size_t j;
 	int i;
 
 	for (i = 0; i < fe->nsrc; i++)
 		if (parser__mentions_perfctr(fe->src[i].text))
+			return 1;
+	for (j = 0; j < fe->tapsets.nfiles; j++)
+		if (tapset_parsed(&fe->tapsets.files[j]))
 			return 1;
 	return fe->cl.mentions_perfctr;
 }
@@ -159,11 +188,16 @@ static int any_mention(const struct frontend *fe)
 static int analyse(struct frontend *fe)
 {
 	int i, errors = 0;
+	size_t j;
 
 	model__init(&fe->model, fe->cl.args, fe->cl.nargs);
 	fe->model.has_target = fe->cl.has_target;
 	for (i = 0; i < fe->nsrc; i++)
 		errors += parser__run(&fe->src[i], &fe->model, &fe->diag);
+	for (j = 0; j < fe->tapsets.nfiles; j++)
+		if (tapset_parsed(&fe->tapsets.files[j]))
+			errors += parser__run(&fe->tapsets.files[j].src,
+					      &fe->model, &fe->diag);
 	if (errors) {
 		diag__summary(&fe->diag);
 		fprintf(stderr, "Pass 1: parse failed.  [man stap-perfctr]\n");
@@ -294,7 +328,8 @@ int main(int argc, char **argv)
 		dump_functions(&fe);
 	if (fe.cl.parse_failed || fe.cl.dump_mode)
 		pass_through(&fe);
-	if (load_sources(&fe) < 0 || !any_mention(&fe))
+	if (load_sources(&fe) < 0 || load_tapsets(&fe) < 0 ||
+	    !any_mention(&fe))
 		pass_through(&fe);
 	diag__init(&fe.diag, stderr);
 	fe.diag.quiet_warnings = fe.cl.suppress_warnings;

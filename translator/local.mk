@@ -16,7 +16,8 @@ translator_libtranslator_a_SOURCES = \
 	translator/options.c translator/options.h \
 	translator/spawn.c translator/spawn.h \
 	translator/probematch.c translator/probematch.h \
-	translator/listing.c translator/listing.h
+	translator/listing.c translator/listing.h \
+	translator/tapsets.c translator/tapsets.h
 
 translator_stap_perfctr_SOURCES = translator/frontend.c
 translator_stap_perfctr_CPPFLAGS = $(AM_CPPFLAGS) \

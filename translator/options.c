@@ -110,6 +110,12 @@ static void take_option(struct cmdline *cl, int opt)
 		else
 			cl->parse_failed = 1;
 		break;
+	case 'I':
+		if (cl->n_include < OPTIONS_MAX_I)
+			cl->include_dirs[cl->n_include++] = (char *)arg;
+		else
+			cl->parse_failed = 1;
+		break;
 	case 'p':
 		cl->last_pass = atoi(arg);
 		break;

@@ -8,6 +8,7 @@
 #define PERFCTR_OPTIONS_H
 
 #define OPTIONS_MAX_E 32
+#define OPTIONS_MAX_I 32
 
 struct cmdline {
 	int argc;
@@ -17,6 +18,8 @@ struct cmdline {
 	int e_index;		/* argv index of the -e text, or -1 */
 	int big_e_index[OPTIONS_MAX_E];	/* argv indices of -E texts */
 	int n_big_e;
+	char *include_dirs[OPTIONS_MAX_I];	/* -I DIR, in order */
+	int n_include;
 	char **args;		/* script arguments, in stap's order (owned) */
 	int nargs;
 	int last_pass;		/* -p N, default 5 */

@@ -220,6 +220,12 @@ static void probe_statement(struct parser *ps)
 	}
 	if (!nperf)
 		return;
+	if (ps->src->origin == SRC_TAPSET) {
+		error_at(ps, &probe_tok, "perfctr probes belong in the "
+			 "script: a tapset may call cpu_cycles() and kin, and "
+			 "read the script's counters");
+		goto fail;
+	}
 	if (alias || nother) {
 		error_at(ps, &probe_tok, "perfctr probe points cannot be "
 			 "combined with other probe points or used in an "
@@ -416,9 +422,10 @@ static void function_definition(struct parser *ps)
 	enum read_kind k = read_function(ps, peek(ps));
 	int fn = event_fn_at(ps, peek(ps));
 
-	if (k != READ_MACRO)
+	/* the script's own definitions win; a tapset's compete with ours */
+	if (k != READ_MACRO && ps->src->origin != SRC_TAPSET)
 		ps->m->user_defined |= 1u << k;
-	if (fn >= 0)
+	if (fn >= 0 && ps->src->origin != SRC_TAPSET)
 		ps->m->fn_user_defined |= 1u << fn;
 	if (k != READ_MACRO || fn >= 0)
 		next(ps);	/* the name is not a call */

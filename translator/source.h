@@ -14,6 +14,7 @@ enum source_origin {
 	SRC_STDIN,	/* "-": read from standard input */
 	SRC_ARG_E,	/* -e SCRIPT */
 	SRC_ARG_BIG_E,	/* -E SNIPPET (in addition to a script) */
+	SRC_TAPSET,	/* a file of the user's tapsets (-I DIR): read only */
 };
 
 struct source {
