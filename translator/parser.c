@@ -89,6 +89,11 @@ static int check_context(struct parser *ps, const struct token *probe_tok)
 				 "a conditional that uses a macro");
 			return -1;
 		}
+	if (ps->nframes > MODEL_COND_DEPTH) {	/* all conditionals here */
+		error_at(ps, probe_tok, "perfctr probes cannot be under more "
+			 "than %d nested conditionals", MODEL_COND_DEPTH);
+		return -1;
+	}
 	return 0;
 }
 

@@ -257,6 +257,9 @@ static const struct bad bad[] = {
 	  "inside @define bodies", "t.stp:1:14" },
 	{ "%( @m %? probe perfctr.event(\"x\").counter(\"c\") {} %)",
 	  "under a conditional that uses a macro", "t.stp:1:10" },
+	/* fuzz/regressions/translator/cond-depth-9: ran past cond[] */
+	{ "%(%(%(%(%(%(%(%(%( probe perfctr.event(\"x\").counter(\"c\") {}",
+	  "under more than 8 nested conditionals", "t.stp:1:20" },
 };
 
 static void errors(void)
@@ -327,6 +330,11 @@ static void conditionals(void)
 		    " arch == \"x86_64\" ", r.m.counters[0].cond[0].len),
 	   "condition text is kept");
 	like(r.src.text, "%( arch == \"x86_64\" %?\n", "conditionals stay");
+	done(&r);
+
+	run(&r, "%(%(%(%(%(%(%(%( probe perfctr.event(\"x\").counter(\"c\") {}");
+	ok(r.errors == 0 && r.m.ncounters == 1 && r.m.counters[0].ncond == 8,
+	   "a clause under 8 nested conditionals keeps them all");
 	done(&r);
 }
 
