@@ -198,7 +198,7 @@ static int elf_read(int fd, struct perfctr_modtab *tab, char *err, size_t len)
 		return pc_err(err, len, -ENOEXEC, "not an ELF object: %s",
 			      elf_errmsg(-1));
 	d = modinfo_find(e, err, len, &ret);
-	if (d)
+	if (d && d->d_size)	/* an empty section may have no buffer */
 		ret = entries_parse(tab, d->d_buf, d->d_size, err, len);
 	if (!ret)
 		ret = table_check(tab, err, len);

@@ -180,6 +180,20 @@ static void not_modules(void)
 	perfctr_modtab__free(&tab);
 }
 
+/* An empty .modinfo: libelf gives no buffer at all (fuzz/regressions/
+ * modtab_table/empty-section: arithmetic on that NULL). */
+static void empty_section(void)
+{
+	struct perfctr_modtab tab;
+	int ret;
+
+	ret = read_src("empty", "__asm__(\".section .modinfo,\\\"a\\\",@progbits\\n\"\n"
+		       "\"\t.previous\");\n", &tab);
+	ok(ret == 0 && tab.version == 0 && tab.n == 0,
+	   "an empty .modinfo: no table (%d: %s)", ret, err);
+	perfctr_modtab__free(&tab);
+}
+
 /* Every prefix of a good module, and bytes of it flipped: never a
  * crash (valgrind watches the reads), never a table from a cut file. */
 static void damaged(void)
@@ -227,6 +241,7 @@ int main(void)
 	corrupt_tables();
 	many_requests();
 	not_modules();
+	empty_section();
 	damaged();
 	test_cleanup();
 	return tap_done();
