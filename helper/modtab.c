@@ -124,7 +124,8 @@ static int table_check(struct perfctr_modtab *tab, char *err, size_t len)
 		return tab->n ? pc_err(err, len, -EINVAL,
 				       "perfctr_req entries without a perfctr_table entry")
 			      : 0;
-	qsort(tab->reqs, tab->n, sizeof(*tab->reqs), by_idx);
+	if (tab->n)	/* else reqs is NULL, which qsort may not get */
+		qsort(tab->reqs, tab->n, sizeof(*tab->reqs), by_idx);
 	for (i = 0; i < tab->n; i++) {
 		if (tab->reqs[i].idx >= tab->n_declared)
 			return pc_err(err, len, -EINVAL,

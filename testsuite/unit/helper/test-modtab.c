@@ -187,7 +187,7 @@ static void empty_section(void)
 	struct perfctr_modtab tab;
 	int ret;
 
-	ret = read_src("empty", "__asm__(\".section .modinfo,\\\"a\\\",@progbits\\n\"\n"
+	ret = read_src("emptysec", "__asm__(\".section .modinfo,\\\"a\\\",@progbits\\n\"\n"
 		       "\"\t.previous\");\n", &tab);
 	ok(ret == 0 && tab.version == 0 && tab.n == 0,
 	   "an empty .modinfo: no table (%d: %s)", ret, err);
