@@ -12,7 +12,10 @@ guest_lib_files = \
 	testsuite/lib/guest.sh \
 	testsuite/lib/stap.sh \
 	testsuite/lib/guest-init \
-	testsuite/lib/guest-kernel
+	testsuite/lib/guest-kernel \
+	testsuite/lib/stack.sh \
+	testsuite/lib/chroot-run \
+	testsuite/lib/patch-stap51-runtime
 guest_prog_files = \
 	testsuite/guest/progs/common.h \
 	testsuite/guest/progs/common.c \
@@ -27,6 +30,7 @@ guest_prog_files = \
 
 EXTRA_DIST += testsuite/README.md testsuite/guest-run \
 	testsuite/guest/run-suite testsuite/guest/run-suite-arm64 \
+	testsuite/guest/run-suite-trixie \
 	testsuite/guest/x86_64 testsuite/guest/arm64 \
 	$(guest_lib_files) $(guest_prog_files)
 
@@ -62,3 +66,18 @@ $(guest_config): Makefile
 clean-guest:
 	rm -rf build/guest
 .PHONY: clean-guest
+
+# The guest suite on the trixie stack (Debian trixie's stap 5.1 and Linux
+# 6.12; testsuite/lib/stack.sh, docs/versions.md).  Not part of `make
+# check`: its first run makes a trixie tree in build/trixie (debootstrap,
+# minutes; scripts/install-deps installs debootstrap), and it needs root.
+# The TAP goes to the terminal and to testsuite/guest/run-suite-trixie.log.
+check-trixie: all
+	@bash -c 'set -o pipefail; "$$0/testsuite/guest/run-suite-trixie" 2>&1 | \
+	  tee testsuite/guest/run-suite-trixie.log' '$(srcdir)'
+CLEANFILES += testsuite/guest/run-suite-trixie.log
+
+# The trixie tree and its guest caches (kept by clean and clean-guest).
+clean-trixie:
+	rm -rf build/trixie
+.PHONY: check-trixie clean-trixie

@@ -39,8 +39,17 @@
 
 # shellcheck source=testsuite/lib/sysroot.sh
 . "$top_srcdir/testsuite/lib/sysroot.sh"
+# shellcheck source=testsuite/lib/stack.sh
+. "$top_srcdir/testsuite/lib/stack.sh"
 
 arch_setup() {
+	if [ "$GUEST_STACK" = trixie ]; then
+		case $1 in
+		x86_64) arch_setup_trixie_x86_64 ;;
+		*) die "the trixie stack has no '$1' guest yet: x86_64" ;;
+		esac
+		return
+	fi
 	case $1 in
 	x86_64) arch_setup_x86_64 ;;
 	arm64 | aarch64) arch_setup_arm64 ;;
@@ -56,6 +65,16 @@ arch_setup_x86_64() {
 	[ -n "$ARCH_RELEASE" ] ||
 		die "no kernel headers for $ARCH at '$ARCH_HEADERS' (configure --with-kernel, or GUEST_HEADERS)"
 	ARCH_VMLINUZ=${GUEST_VMLINUZ:-/boot/vmlinuz-$ARCH_RELEASE}
+	arch_x86_64_machine
+	ARCH_SYSROOT=/
+	ARCH_BUSYBOX=$BUSYBOX
+	ARCH_STAPRUN=$REAL_STAPRUN
+	ARCH_HELPER=$top_builddir/helper/perfctr-run
+}
+
+# arch_x86_64_machine: what every x86_64 guest shares (the trixie stack's
+# too): QEMU, its channels, the compiler for the programs.
+arch_x86_64_machine() {
 	ARCH_QEMU=${QEMU_X86_64:-qemu-system-x86_64}
 	# TCG only (KVM is not available on the development hosts)
 	ARCH_QEMU_ARGS=(-machine 'pc,accel=tcg' -cpu max)
@@ -64,10 +83,6 @@ arch_setup_x86_64() {
 	ARCH_APPEND="nokaslr"
 	ARCH_CC=${GUEST_CC:-gcc}
 	ARCH_STAP_OPTS=()
-	ARCH_SYSROOT=/
-	ARCH_BUSYBOX=$BUSYBOX
-	ARCH_STAPRUN=$REAL_STAPRUN
-	ARCH_HELPER=$top_builddir/helper/perfctr-run
 	ARCH_SYSCALL_PREFIX=__x64_sys_
 	ARCH_OBJDUMP=objdump
 }
@@ -178,7 +193,8 @@ arch_missing() {
 	local t
 	case $ARCH in
 	x86_64)
-		command -v "$ARCH_QEMU" >/dev/null || echo "no $ARCH_QEMU"
+		command -v "$ARCH_QEMU" >/dev/null || { echo "no $ARCH_QEMU"; return; }
+		[ "$GUEST_STACK" = trixie ] && trixie_missing
 		;;
 	arm64)
 		for t in "$ARCH_QEMU" "$ARCH_CC" "${ARM64_CROSS}objdump" \
@@ -193,6 +209,12 @@ arch_missing() {
 
 # (dies on failure: call it where set -e is in force, not under || or if)
 arch_fetch() {
+	if [ "$GUEST_STACK" = trixie ]; then
+		trixie_fetch
+		arch_setup "$ARCH"
+		[ -n "$ARCH_RELEASE" ] || die "no trixie tree in $TRIXIE_ROOT"
+		return 0
+	fi
 	case $ARCH in
 	arm64)
 		[ -n "$ARCH_RELEASE" ] && return 0
@@ -321,6 +343,7 @@ arch_guest_files() {
 }
 
 arch_build_helper() {
+	[ "$GUEST_STACK" = trixie ] && { trixie_build_helper; return 0; }
 	case $ARCH in
 	arm64) arm64_build_helper ;;
 	esac
@@ -391,12 +414,15 @@ arm64_helper_cc() {
 # arch_libs BINARY...: the shared libraries (and the dynamic loader) the
 # binaries need, one absolute path per line, from ARCH_SYSROOT.
 arch_libs() {
-	case $ARCH in
-	x86_64)
+	case $GUEST_STACK:$ARCH in
+	trixie:x86_64)
+		sysroot_elf_libs "$ARCH_SYSROOT" x86_64-linux-gnu "$@"
+		;;
+	*:x86_64)
 		{ ldd "$@" 2>/dev/null || true; } |
 			{ grep -oE '/[^ ]+\.so[^ ]*' || true; } | sort -u
 		;;
-	arm64)
+	*:arm64)
 		sysroot_elf_libs "$ARCH_SYSROOT" aarch64-linux-gnu "$@"
 		;;
 	esac

@@ -101,6 +101,7 @@ guest_load_config() {
 	: "${QEMU_X86_64:=$(command -v qemu-system-x86_64 || true)}"
 	: "${BUSYBOX:=$(command -v busybox || true)}"
 	: "${KERNEL_BUILD:=/lib/modules/$(guest_newest_kernel)/build}"
+	stack_apply	# the trixie stack moves GUEST_ROOT (stack.sh)
 }
 
 # kernel_release_of BUILD-TREE: the release the tree builds modules for
@@ -125,6 +126,12 @@ guest_newest_kernel() {
 # guest_stap_cmd: the translator to build with: $STAP, else our front-end.
 guest_stap_cmd() {
 	local fe=$top_builddir/translator/stap-perfctr
+	if [ "${GUEST_STACK:-bookworm}" = trixie ]; then
+		# the tree's stap, through chroot-run: the front-end runs it
+		# (stack_apply exported STAP_PERFCTR_STAP: this runs in $(...))
+		[ -x "$TRIXIE_STAP" ] || die "no $TRIXIE_STAP (the trixie tree is not made)"
+		[ "${STAP:-}" = stap ] && { echo "$TRIXIE_STAP"; return; }
+	fi
 	if [ -n "${STAP:-}" ]; then
 		command -v "$STAP" >/dev/null || die "STAP=$STAP: no such program"
 		echo "$STAP"
@@ -141,6 +148,10 @@ guest_runtime_opts() {
 	local rt=$top_builddir/build/stap-runtime
 	# shellcheck disable=SC2034 # used by st_build (stap.sh)
 	GUEST_RUNTIME_OPTS=()
+	if [ "${GUEST_STACK:-bookworm}" = trixie ]; then
+		trixie_runtime_opts
+		return 0
+	fi
 	[ "$NEED_RUNTIME_SHIM" = yes ] || return 0
 	[ -f "$rt/stp_task_work.c" ] ||
 		die "no patched runtime at $rt (run make; compat/local.mk builds it)"

@@ -1,0 +1,261 @@
+# stack.sh - which software stack the guest tests build modules with and
+# boot (sourced by arch.sh, bash; after common.sh).  GUEST_STACK (or the
+# scripts' --stack) selects it:
+#
+#   bookworm  the default: this machine's own stap (4.8), kernel headers and
+#             kernel image (Linux 6.1), staprun and busybox; caches in
+#             build/guest/ARCH.  Nothing here changes it.
+#   trixie    Debian trixie: SystemTap 5.1 and Linux 6.12, from a tree that
+#             debootstrap makes in build/trixie/root (once, about 400 MB,
+#             a few minutes): systemtap, gcc, make, linux-headers-amd64,
+#             busybox-static and the -dev packages perfctr-run links.  stap
+#             and gcc run inside it (testsuite/lib/chroot-run); the guest
+#             boots trixie's linux-image (only vmlinuz is unpacked, into
+#             build/trixie/kernel), with trixie's busybox, staprun, stapio
+#             and a perfctr-run built inside the tree.  Caches in
+#             build/trixie/ARCH.  x86_64 only, for now.
+#
+# Knobs: GUEST_TRIXIE_MIRROR (http://deb.debian.org/debian).  The host needs
+# debootstrap (scripts/install-deps) and runs as root (chroot, mounts in a
+# private namespace).  docs/versions.md records what differs.
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # the ARCH_* variables are for the sourcing scripts
+# shellcheck disable=SC2154 # GUEST_ROOT, top_builddir...: common.sh
+
+GUEST_STACK=${GUEST_STACK:-bookworm}
+
+# bump when trixie_fetch_locked changes what it makes: old trees are redone
+TRIXIE_LAYOUT=1
+# what the tree holds (debootstrap --include), besides its base system
+TRIXIE_PACKAGES=(systemtap gcc make linux-headers-amd64 busybox-static kmod
+	libpfm4-dev libelf-dev libjansson-dev)
+
+# stack_apply: after guest_load_config: the chosen stack's paths.
+stack_apply() {
+	case $GUEST_STACK in
+	bookworm) ;;
+	trixie)
+		TRIXIE_DIR=$top_builddir/build/trixie
+		TRIXIE_ROOT=$TRIXIE_DIR/root
+		TRIXIE_STAP=$TRIXIE_DIR/stap
+		# the guest caches: build/trixie/ARCH
+		GUEST_ROOT=$TRIXIE_DIR
+		# our front-end runs the tree's stap
+		export STAP_PERFCTR_STAP=$TRIXIE_STAP
+		;;
+	*) die "GUEST_STACK=$GUEST_STACK: not a stack (bookworm, trixie)" ;;
+	esac
+	export GUEST_STACK
+}
+
+# stack_option ARG: the value of a --stack or --stack=VALUE argument; sets
+# GUEST_STACK.  (The scripts' option parsers call it.)
+stack_option() {
+	case $1 in
+	bookworm | trixie) GUEST_STACK=$1 ;;
+	*) die "--stack $1: not a stack (bookworm, trixie)" ;;
+	esac
+	export GUEST_STACK
+}
+
+# ------------------------------------------------------------ the tree
+
+# trixie_stamp RELEASE: what a tree made now for RELEASE records.
+trixie_stamp() {
+	echo "layout=$TRIXIE_LAYOUT release=$1 packages=${TRIXIE_PACKAGES[*]}"
+}
+
+# trixie_release: the kernel release the tree was made for (empty: no tree,
+# or one made by another layout or package list).
+trixie_release() {
+	local stamp rel
+	stamp=$(cat "$TRIXIE_DIR/.stamp" 2>/dev/null || true)
+	rel=${stamp#*release=}
+	rel=${rel%%" "*}
+	[ -n "$rel" ] && [ "$stamp" = "$(trixie_stamp "$rel")" ] &&
+		[ -x "$TRIXIE_ROOT/usr/bin/stap" ] && echo "$rel"
+	return 0
+}
+
+# trixie_missing: what this machine lacks for the trixie stack.
+trixie_missing() {
+	local t
+	[ "$(id -u)" = 0 ] || { echo "not root (chroot, mounts)"; return; }
+	for t in debootstrap unshare chroot dpkg-deb apt-get readelf; do
+		command -v "$t" >/dev/null || { echo "no $t (scripts/install-deps)"; return; }
+	done
+}
+
+# trixie_fetch: make the tree, the kernel image and the stap wrapper
+# (dies on failure).
+trixie_fetch() {
+	[ -n "$(trixie_release)" ] && return 0
+	with_lock "$TRIXIE_DIR/lock" trixie_fetch_locked
+}
+
+trixie_fetch_locked() {
+	local new=$TRIXIE_ROOT.new mirror inc t0
+	[ -n "$(trixie_release)" ] && return 0	# another run made it meanwhile
+	t0=$(now)
+	mirror=${GUEST_TRIXIE_MIRROR:-http://deb.debian.org/debian}
+	log "making a Debian trixie tree in $TRIXIE_ROOT (debootstrap, once; minutes)"
+	mkdir -p "$TRIXIE_DIR/debs"
+	rm -rf "$new"
+	inc=$(IFS=,; echo "${TRIXIE_PACKAGES[*]}")
+	debootstrap --variant=minbase --arch=amd64 --include="$inc" \
+		--cache-dir="$TRIXIE_DIR/debs" trixie "$new" "$mirror" \
+		>"$TRIXIE_DIR/debootstrap.log" 2>&1 || {
+		tail -n 30 "$TRIXIE_DIR/debootstrap.log" >&2
+		die "debootstrap failed (log: $TRIXIE_DIR/debootstrap.log)"
+	}
+	trixie_finish "$new" "$mirror"
+	log "trixie tree for $(trixie_release) ($(trixie_version)) ready in $(elapsed "$t0")s"
+}
+
+# trixie_finish NEW MIRROR: the rest, once debootstrap has made NEW: the
+# kernel image, the runtime, the stap wrapper, the stamp; NEW becomes the
+# tree.
+trixie_finish() {
+	local new=$1 mirror=$2 rel apt=$TRIXIE_DIR/apt deb
+	rel=$(cd "$new/usr/src" && ls -d linux-headers-*-amd64 | sed 's/^linux-headers-//' |
+		sort -V | tail -n 1)
+	[ -n "$rel" ] || die "the trixie tree has no linux-headers-*-amd64"
+	rm -rf "$new/var/cache/apt/archives"/*.deb "$new/var/lib/apt/lists"/*_Packages
+	# the kernel image: only vmlinuz, from linux-image-RELEASE (private
+	# apt state: the tree's own apt would need its network set up)
+	GUEST_DEBIAN_SUITE=trixie GUEST_DEBIAN_MIRROR=$mirror sysroot_apt_init "$apt" amd64
+	sysroot_apt_update "$apt"
+	rm -rf "$apt/debs"
+	mkdir -p "$apt/debs" "$TRIXIE_DIR/kernel"
+	sysroot_download "$apt" "$apt/debs" "linux-image-$rel"
+	deb=$(sysroot_deb "$apt/debs" "linux-image-$rel")
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -O "./boot/vmlinuz-$rel" \
+		>"$TRIXIE_DIR/kernel/vmlinuz-$rel.tmp" ||
+		die "cannot unpack the kernel from $deb"
+	mv "$TRIXIE_DIR/kernel/vmlinuz-$rel.tmp" "$TRIXIE_DIR/kernel/vmlinuz-$rel"
+	rm -rf "$apt"
+	rm -rf "$TRIXIE_ROOT"
+	mv "$new" "$TRIXIE_ROOT"
+	trixie_make_runtime
+	trixie_make_wrapper
+	trixie_stamp "$rel" >"$TRIXIE_DIR/.stamp"
+}
+
+# trixie_make_wrapper: $TRIXIE_STAP, the tree's stap as a host command
+# (the front-end runs it: STAP_PERFCTR_STAP).
+trixie_make_wrapper() {
+	cat >"$TRIXIE_STAP.tmp" <<-EOF
+		#!/bin/sh
+		# the trixie tree's stap (testsuite/lib/stack.sh made this)
+		exec '$top_srcdir/testsuite/lib/chroot-run' '$TRIXIE_ROOT' stap "\$@"
+	EOF
+	chmod +x "$TRIXIE_STAP.tmp"
+	mv "$TRIXIE_STAP.tmp" "$TRIXIE_STAP"
+}
+
+# trixie_version: the tree's stap version (5.1).
+trixie_version() {
+	"$top_srcdir/testsuite/lib/chroot-run" "$TRIXIE_ROOT" stap -V 2>&1 |
+		sed -n 's/.*(version \([0-9.]*\).*/stap \1/p' | head -n 1
+}
+
+# trixie_make_runtime: stap's runtime as the tree has it, or a patched
+# copy in $TRIXIE_DIR/stap-runtime where it does not work with the tree's
+# kernel, decided from the kernel's own declarations (configure-style, no
+# version table): compat/make-stap-runtime where task_work_cancel() was
+# renamed and the runtime does not know it (stap 4.8; Debian's 5.1-5
+# knows it), testsuite/lib/patch-stap51-runtime where uprobe_unregister()
+# is gone (Linux 6.12) and the runtime does not know (stap 5.1: no
+# module loads without it).  docs/versions.md says why.
+trixie_make_runtime() {
+	local rt=$TRIXIE_ROOT/usr/share/systemtap/runtime out=$TRIXIE_DIR/stap-runtime
+	local kh
+	kh=$(ls -d "$TRIXIE_ROOT"/usr/src/linux-headers-*-common | tail -n 1)
+	rm -rf "$out"
+	if ! grep -q task_work_cancel_func "$rt/stp_task_work.c" &&
+		grep -qs task_work_cancel_func "$kh/include/linux/task_work.h"; then
+		"$top_srcdir/compat/make-stap-runtime" "$rt" "$out" ||
+			die "cannot make the compat runtime for the trixie stap"
+		rt=$out
+	fi
+	if ! grep -q uprobe_unregister_nosync "$rt/transport/transport.c" &&
+		grep -qs uprobe_unregister_nosync "$kh/include/linux/uprobes.h"; then
+		"$top_srcdir/testsuite/lib/patch-stap51-runtime" "$rt" "$out.new" ||
+			die "cannot patch the trixie stap's runtime for its kernel"
+		rm -rf "$out"
+		mv "$out.new" "$out"
+	fi
+	return 0
+}
+
+# trixie_runtime_opts: GUEST_RUNTIME_OPTS for the tree's stap: always an
+# explicit -R, so that the front-end does not add the host's compat runtime
+# (made for stap 4.8), a path inside the tree (chroot-run) otherwise.
+trixie_runtime_opts() {
+	if [ -d "$TRIXIE_DIR/stap-runtime" ]; then
+		GUEST_RUNTIME_OPTS=(-R "$TRIXIE_DIR/stap-runtime")
+	else
+		GUEST_RUNTIME_OPTS=(-R /usr/share/systemtap/runtime)
+	fi
+}
+
+# stack_install_map MAP: where the stack's stap reads the guest kernel's
+# symbols.  stap 4.8 reads the -r tree's System.map (guest-kernel puts
+# MAP there); stap 5.1 reads only /boot/System.map-RELEASE and
+# /usr/lib/debug/boot/System.map-RELEASE, so the trixie tree gets a copy
+# in its /boot (stap runs inside it).
+stack_install_map() {
+	local dest
+	[ "$GUEST_STACK" = trixie ] || return 0
+	dest=$TRIXIE_ROOT/boot/System.map-$ARCH_RELEASE
+	newer_than "$dest" "$1" || return 0
+	cp "$1" "$dest.tmp"
+	mv "$dest.tmp" "$dest"
+}
+
+# ------------------------------------------------------------ x86_64
+
+arch_setup_trixie_x86_64() {
+	ARCH=x86_64
+	ARCH_DIR=$GUEST_ROOT/$ARCH
+	ARCH_RELEASE=$(trixie_release)
+	ARCH_SYSROOT=$TRIXIE_ROOT
+	ARCH_HEADERS=$TRIXIE_ROOT/usr/src/linux-headers-$ARCH_RELEASE
+	ARCH_VMLINUZ=$TRIXIE_DIR/kernel/vmlinuz-$ARCH_RELEASE
+	arch_x86_64_machine
+	ARCH_BUSYBOX=$TRIXIE_ROOT/usr/bin/busybox
+	ARCH_STAPRUN=$TRIXIE_ROOT/usr/bin/staprun
+	ARCH_HELPER=$ARCH_DIR/helper/perfctr-run
+}
+
+# trixie_build_helper: perfctr-run built inside the tree, as helper/local.mk
+# builds it (HELPER_LIB_SOURCES, HELPER_RUN_SOURCES, HELPER_LIBS from
+# config.sh), against trixie's libraries, into $ARCH_DIR/helper/; again
+# when a source or header is newer.  Only when this tree has built its own
+# perfctr-run (else the guest uses staprun, as on bookworm).
+trixie_build_helper() {
+	local s srcs=() hdrs log=$ARCH_DIR/helper/cc.log
+	if [ ! -x "$top_builddir/helper/perfctr-run" ]; then
+		rm -f "$ARCH_HELPER"
+		return 0
+	fi
+	mkdir -p "$ARCH_DIR/helper"
+	for s in ${HELPER_LIB_SOURCES:-} ${HELPER_RUN_SOURCES:-}; do
+		[[ $s == *.c ]] && srcs+=("$top_srcdir/$s")
+	done
+	[ ${#srcs[@]} -gt 0 ] || die "no HELPER_RUN_SOURCES in config.sh (run make)"
+	hdrs=("$top_srcdir"/helper/*.h "$top_builddir/config.h" "$TRIXIE_DIR/.stamp")
+	newer_than "$ARCH_HELPER" "${srcs[@]}" "${hdrs[@]}" || return 0
+	vlog "building $ARCH_HELPER in the trixie tree"
+	# shellcheck disable=SC2086 # HELPER_LIBS: words
+	"$top_srcdir/testsuite/lib/chroot-run" "$TRIXIE_ROOT" \
+		gcc -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
+		-Werror=implicit-function-declaration -D_GNU_SOURCE \
+		-I"$top_srcdir/helper" -I"$top_builddir" \
+		-DREAL_STAPRUN='"/usr/bin/staprun"' -o "$ARCH_HELPER.tmp" \
+		"${srcs[@]}" ${HELPER_LIBS:--lpfm -lelf} >"$log" 2>&1 || {
+		cat "$log" >&2
+		die "cannot build perfctr-run in the trixie tree"
+	}
+	mv "$ARCH_HELPER.tmp" "$ARCH_HELPER"
+}
