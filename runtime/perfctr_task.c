@@ -156,6 +156,13 @@ static void perfctr_task_found(unsigned int tgt, struct task_struct *tsk)
 	unsigned int i;
 	int fresh, s;
 
+	/*
+	 * After an exec the task's old counters are still attached to it
+	 * until the release work has run: new pinned counters next to them
+	 * may find the PMU full, fail to schedule, and stay in error for
+	 * good.  Let the old ones go first (a grace period, once per exec).
+	 */
+	flush_work(&perfctr_task_work);
 	s = perfctr_tidmap_get(&perfctr_task_ids, tsk->pid, 1, &fresh);
 	if (s < 0) {
 		atomic_inc(&perfctr_task_lost);
