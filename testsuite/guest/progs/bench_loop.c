@@ -4,6 +4,8 @@
  * QEMU -icount shift=0 one nanosecond of guest time is one instruction.
  *
  *   syscalls  N getppid() system calls (what a kprobe on it costs)
+ *   calls     N calls of bench_call(), an empty function (what a uprobe
+ *             on it costs: process("bench_loop").function("bench_call"))
  *   switches  N pipe round trips with a child on the same CPU: two
  *             context switches each (what bookkeeping at a switch costs)
  *
@@ -36,6 +38,20 @@ static void syscalls(long n)
 
 	for (i = 0; i < n; i++)
 		syscall(SYS_getppid);
+}
+
+/* Not inlined, not cloned: a uprobe's target. */
+__attribute__((noinline, noclone)) void bench_call(void)
+{
+	__asm__ __volatile__("" ::: "memory");
+}
+
+static void calls(long n)
+{
+	long i;
+
+	for (i = 0; i < n; i++)
+		bench_call();
 }
 
 static int to_child[2], to_parent[2];
@@ -74,15 +90,17 @@ static pid_t answerer(void)
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
-	long n = guest_count_arg("bench_loop", "syscalls|switches N",
+	long n = guest_count_arg("bench_loop", "syscalls|calls|switches N",
 				 argc > 2 ? argv[2] : NULL, 1);
-	void (*run)(long) = strcmp(mode, "switches") ? syscalls : switches;
+	void (*run)(long) = !strcmp(mode, "syscalls") ? syscalls :
+			    !strcmp(mode, "calls") ? calls :
+			    !strcmp(mode, "switches") ? switches : NULL;
 	pid_t child = -1;
 	long long t0;
 	int rep;
 
-	if (strcmp(mode, "syscalls") && strcmp(mode, "switches")) {
-		fprintf(stderr, "usage: bench_loop syscalls|switches N\n");
+	if (!run) {
+		fprintf(stderr, "usage: bench_loop syscalls|calls|switches N\n");
 		return 2;
 	}
 	guest_pin_cpu(0);
