@@ -3,7 +3,9 @@
 # common.sh, arch.sh and guest.sh).
 #
 # The option table is stap 4.8's (cmdline.h STAP_SHORT_OPTIONS and the
-# long options that take an argument); like stap, options may follow the
+# long options that take an argument), which is also right for stap 5.1:
+# 5.1 adds only --build-as[=USER] and --language-server, neither of which
+# takes the next word (docs/versions.md); like stap, options may follow the
 # script (GNU permutation) and `--` ends them.  Run-time options:
 #   -c CMD     both: stap resolves the target at build time, staprun runs it
 #   -x PID     run only (the PID is the guest's)
