@@ -149,6 +149,13 @@ int check__run(struct model *m, struct diag *d)
 	for (i = 0; i < m->nreads; i++)
 		if (m->reads[i].event_fn)
 			errors += check_event_call(m, &m->reads[i], d);
+	if (m->ncounters > PERFCTR_REQ_MAX) {	/* the table's limit */
+		const struct counter *c = &m->counters[PERFCTR_REQ_MAX];
+
+		diag__report(d, DIAG_SEMANTIC, c->src, &c->where, "more than "
+			     "%d perfctr counters in one script", PERFCTR_REQ_MAX);
+		return errors + 1;
+	}
 	for (i = 0; i < m->ncounters; i++)
 		errors += check_scope(m, &m->counters[i], d);
 	for (i = 0; i < m->nreads; i++)

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emit.h"
@@ -45,13 +46,17 @@ static void request_of(const struct counter *c, struct perfctr_request *r)
 
 static int table_hash(const struct model *m, char hex[17])
 {
-	struct perfctr_request reqs[m->ncounters ? m->ncounters : 1];
+	/* on the heap: 1.4 KB a request */
+	struct perfctr_request *reqs = calloc(m->ncounters + 1, sizeof(*reqs));
 	size_t i, n = 0;
 
+	if (!reqs)
+		abort();
 	for (i = 0; i < m->ncounters; i++)
 		if (m->counters[i].used)
 			request_of(&m->counters[i], &reqs[n++]);
 	perfctr_table__hash(reqs, n, hex);
+	free(reqs);
 	return 0;
 }
 

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
+#include "emit.h"
 #include "parser.h"
 #include "tap.h"
 
@@ -363,6 +365,41 @@ static void definitions_and_dynamic_reads(void)
 	done(&r);
 }
 
+/* A module's table holds 512 counters: the checker stops at the 513th,
+ * and the emitter has no stack array of them (fuzz/regressions/
+ * translator/513-counters.stp; 7000 overflowed the stack). */
+static void too_many_counters(void)
+{
+	struct strbuf text = { 0 };
+	struct emit_opts opts = { "/rt", "0123456789abcdef", "stapdev" };
+	struct generated gen;
+	struct run r;
+	int i, errors;
+
+	for (i = 0; i < 512; i++)
+		strbuf__printf(&text, "probe perfctr.event(\"cycles\")"
+			       ".counter(\"c%d\") {}\n", i);
+	strbuf__printf(&text, "probe begin { x = perfctr_read(y) }\n");
+	run(&r, text.buf);
+	errors = r.errors + check__run(&r.m, &r.d);
+	ok(errors == 0 && emit__generate(&r.m, &opts, &gen) == 0 &&
+	   strstr(gen.stp.buf, "n=512;"), "512 counters: a table of 512");
+	emit__free(&gen);
+	done(&r);
+
+	strbuf__printf(&text, "probe perfctr.event(\"cycles\").counter(\"x\") {}\n");
+	run(&r, text.buf);
+	free(r.msgs);
+	r.d.out = open_memstream(&r.msgs, &r.msgs_len);
+	errors = r.errors + check__run(&r.m, &r.d);
+	fclose(r.d.out);
+	ok(errors == 1 && strstr(r.msgs, "more than 512 perfctr counters in "
+				 "one script") && strstr(r.msgs, "t.stp:514:1"),
+	   "513 counters: refused at the 513th");
+	done(&r);
+	strbuf__free(&text);
+}
+
 int main(void)
 {
 	simple_clause();
@@ -375,5 +412,6 @@ int main(void)
 	not_clauses();
 	conditionals();
 	definitions_and_dynamic_reads();
+	too_many_counters();
 	return tap_done();
 }
