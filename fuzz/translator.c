@@ -7,6 +7,11 @@
  * The text is held as source__load_fd holds a script file: NUL bytes
  * included, one NUL after the end.  Each input runs twice, without and
  * with a stap target (-c/-x), which changes what .process means.
+ *
+ * What the translator generates must be what perfctr-run accepts: the
+ * MODULE_INFO entries of the generated tapset (all of them, as if every
+ * conditional were taken) go into a .modinfo section that the helper's
+ * own reader must take without complaint (tabcheck.h).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -14,12 +19,71 @@
 #include <string.h>
 
 #include "check.h"
+#include "elfwrap.h"
 #include "emit.h"
+#include "memfile.h"
 #include "parser.h"
+#include "tabcheck.h"
 
 /* Script arguments for @N / $N in clauses: a name, an id, a number, a
  * path. */
 static char *args[] = { "cycles", "c0", "1000", "/bin/true" };
+
+/* Appends KEY=VALUE and a NUL to info for each MODULE_INFO(KEY, "...")
+ * in stp, undoing the C escapes emit.c writes (\ooo).  The text may hold
+ * NUL bytes (copied conditions). */
+static void modinfo_of(const struct strbuf *stp, struct strbuf *info)
+{
+	static const char *const keys[] = { "perfctr_table", "perfctr_req" };
+	const char *p, *end = stp->buf + stp->len;
+	char key[64];
+	size_t i, n;
+
+	for (i = 0; i < 2; i++) {
+		n = snprintf(key, sizeof(key), "MODULE_INFO(%s, \"", keys[i]);
+		for (p = stp->buf; (p = memmem(p, end - p, key, n)); ) {
+			strbuf__printf(info, "%s=", keys[i]);
+			for (p += n; p < end && *p != '"'; p++) {
+				char c = *p;
+
+				if (c == '\\' && end - p > 3) {
+					c = (p[1] - '0') << 6 | (p[2] - '0') << 3 |
+					    (p[3] - '0');
+					p += 3;
+				}
+				strbuf__add(info, &c, 1);
+			}
+			strbuf__add(info, "", 1);
+		}
+	}
+}
+
+/* The helper reads what the translator wrote, whole. */
+static void read_back(const struct generated *gen)
+{
+	static struct memfile f;
+	struct strbuf info = { 0 };
+	struct perfctr_modtab tab;
+	char err[512];
+	size_t len;
+	void *elf;
+	int ret;
+
+	modinfo_of(&gen->stp, &info);
+	elf = elfwrap((const uint8_t *)info.buf, info.len, &len);
+	err[0] = '\0';
+	ret = perfctr_modtab__read(memfile__set(&f, elf, len), &tab, err,
+				   sizeof(err));
+	if (ret)
+		fprintf(stderr, "translator: perfctr-run refuses the table: %s\n",
+			err);
+	TABCHECK(ret == 0 && tab.version == 1);
+	TABCHECK(!strcmp(tab.hash, gen->table_hash));
+	tabcheck(ret, &tab, err);
+	perfctr_modtab__free(&tab);
+	free(elf);
+	strbuf__free(&info);
+}
 
 static void run(const uint8_t *data, size_t size, int has_target, FILE *out)
 {
@@ -49,7 +113,8 @@ static void run(const uint8_t *data, size_t size, int has_target, FILE *out)
 	parser__mentions_perfctr(src.text);
 	if (!parser__run(&src, &m, &d) && model__active(&m) &&
 	    !check__run(&m, &d)) {
-		emit__generate(&m, &opts, &gen);
+		if (!emit__generate(&m, &opts, &gen))
+			read_back(&gen);
 		emit__free(&gen);
 	}
 	diag__summary(&d);

@@ -139,6 +139,11 @@ static int check_id(struct parser *ps, const struct counter *c)
 				 "letters, digits, '_', '-' and '.'");
 			return -1;
 		}
+	if (!strncmp(c->id, "__", 2)) {	/* __cpu_cycles, __event1, __sample0 */
+		error_at(ps, &c->id_tok, "counter ids starting with '__' are "
+			 "stap-perfctr's own");
+		return -1;
+	}
 	return 0;
 }
 

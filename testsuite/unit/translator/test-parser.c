@@ -241,6 +241,9 @@ static const struct bad bad[] = {
 	  "counter id must not be empty", "t.stp:1:34" },
 	{ "probe perfctr.event(\"x\").counter(\"a b\") {}",
 	  "may contain only letters", "t.stp:1:34" },
+	/* fuzz/regressions/translator/reserved-id.stp: two "__cpu_cycles" */
+	{ "probe perfctr.event(\"x\").counter(\"__cpu_cycles\") {}",
+	  "starting with '__' are stap-perfctr's own", "t.stp:1:34" },
 	{ "probe perfctr.event(\"\").counter(\"c\") {}",
 	  "event name must not be empty", "t.stp:1:21" },
 	{ "probe perfctr.event(\"cycles:u\").kernel.counter(\"c\") {}",
