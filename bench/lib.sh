@@ -12,7 +12,7 @@
 #   bench_add_cmd JOB CMD...      queue a guest command (words, @PROGS@ and
 #                                 @RUN@ expanded; @MOD:JOB@ = JOB's module)
 #   bench_boot                    boot once, run the queue in order
-#   bench_output JOB              what JOB printed
+#   bench_output JOB [CPUS]       what JOB printed (in the boot with CPUS)
 #   bench_least JOB               least "N ns per iteration" bench_loop printed
 # shellcheck shell=bash
 set -uo pipefail
@@ -31,6 +31,7 @@ BENCH_FAILED=0
 
 bench_setup() {
 	export GUEST_ICOUNT_SHIFT=0 GUEST_SMP=$2
+	BENCH_SMP=$2
 	guest_load_config
 	arch_setup "$1"
 	[ -z "$(arch_missing)" ] || die "cannot run on $ARCH here: $(arch_missing)"
@@ -93,15 +94,36 @@ bench_add_cmd() {
 	guest_job_add "$BENCH_WORK" "$job" 120 "${args[@]}"
 }
 
+# bench_boot: boot with every queued job (GUEST_SMP CPUs), then once more
+# for each CPU count in BENCH_EXTRA_BOOTS with only BENCH_REBOOT_JOBS.
+BENCH_EXTRA_BOOTS=()
+BENCH_REBOOT_JOBS=""
 bench_boot() {
-	local t0
-	t0=$(now)
-	guest_boot "$BENCH_WORK" || BENCH_FAILED=1
-	log "guest boot with $(wc -l <"$BENCH_WORK/root/jobs/list") jobs: $(elapsed "$t0")s"
+	local smp job
+	bench_boot_one "$GUEST_SMP"
+	for smp in "${BENCH_EXTRA_BOOTS[@]}"; do
+		for job in $BENCH_REBOOT_JOBS; do
+			grep "^$job " "$BENCH_WORK/root/jobs/list.all"
+		done >"$BENCH_WORK/root/jobs/list"
+		GUEST_SMP=$smp bench_boot_one "$smp"
+	done
 }
 
+bench_boot_one() {
+	local t0
+	[ -f "$BENCH_WORK/root/jobs/list.all" ] ||
+		cp "$BENCH_WORK/root/jobs/list" "$BENCH_WORK/root/jobs/list.all"
+	t0=$(now)
+	GUEST_SMP=$1 guest_boot "$BENCH_WORK" || BENCH_FAILED=1
+	rm -rf "$BENCH_WORK/out.$1"
+	mv "$BENCH_WORK/out" "$BENCH_WORK/out.$1"
+	log "guest boot, $1 CPU(s), $(wc -l <"$BENCH_WORK/root/jobs/list") jobs: $(elapsed "$t0")s"
+}
+
+# bench_output JOB [CPUS]: what JOB printed in the boot with CPUS (the
+# first boot's by default).
 bench_output() {
-	guest_job_output "$BENCH_WORK" "$1"
+	cat "$BENCH_WORK/out.${2:-$BENCH_SMP}/$1" 2>/dev/null || true
 }
 
 # A missing figure is "nan" (and the job's output goes to stderr): the

@@ -1,0 +1,31 @@
+# scopes.sh - what each counter scope costs outside probes (bench/run
+# section): a module with one counter of the scope, read only at the end,
+# over a module with none (bench/scopes/sw_*.stp), per context switch (a
+# pipe round trip between two tasks on one CPU: 2 switches) and per system
+# call (getppid(), nothing probing it: the tax every system call pays).
+# shellcheck shell=bash
+
+SCOPES_N=${BENCH_SCOPES_N:-20000}
+
+scopes_queue() {
+	local s mode
+	for s in none cpu thread process; do
+		for mode in switches syscalls; do
+			bench_add "sw_${s}_$mode" -c "@PROGS@/bench_loop $mode $SCOPES_N" \
+				"@BENCH@/scopes/sw_$s.stp"
+		done
+	done
+}
+
+scopes_table() {
+	local s
+	echo "### Outside probes: guest instructions per context switch and per system call (arm64, 1 CPU)"
+	echo
+	echo "| module | per switch | per system call | baseline |"
+	echo "|---|---|---|---|"
+	echo "| no counters | $(bench_over "$(bench_least sw_none_switches)" 0 2) | $(bench_least sw_none_syscalls) | pipe round trip / 2; getppid() |"
+	for s in cpu thread process; do
+		echo "| one .$s counter | $(bench_over "$(bench_least "sw_${s}_switches")" "$(bench_least sw_none_switches)" 2) | $(bench_over "$(bench_least "sw_${s}_syscalls")" "$(bench_least sw_none_syscalls)") | over no counters |"
+	done
+	echo
+}
