@@ -143,7 +143,9 @@ static int perfctr_perf_init_hook(struct stap_perf_probe *probes, size_t n,
 #define PERFCTR_PIN_stap_perf_probes perfctr_perf_init_hook(stap_perf_probes
 
 /* The same for the release ("_stp_perf_del_n (stap_perf_probes, N)" in
- * the generated exit; perf.c's own error path passes pwork->probes). */
+ * the generated exit; perf.c's own error paths pass pwork->probes, and
+ * from stap 5.1 on also "probes" (the task-finder registration moved into
+ * _stp_perf_init_n itself): those stay perf.c's own.  docs/versions.md. */
 static void perfctr_perf_del_hook(struct stap_perf_probe *probes, size_t n)
 {
 	perfctr_samples_tally();
@@ -152,6 +154,7 @@ static void perfctr_perf_del_hook(struct stap_perf_probe *probes, size_t n)
 #define _stp_perf_del_n(first, ...) PERFCTR_PDN_##first, __VA_ARGS__)
 #define PERFCTR_PDN_struct (_stp_perf_del_n)(struct
 #define PERFCTR_PDN_pwork (_stp_perf_del_n)(pwork
+#define PERFCTR_PDN_probes (_stp_perf_del_n)(probes	/* stap >= 5.1 */
 #define PERFCTR_PDN_stap_perf_probes perfctr_perf_del_hook(stap_perf_probes
 
 /* What clause i's events counted in all: per CPU, read as stap released
