@@ -194,7 +194,7 @@ arch_missing() {
 	case $ARCH in
 	x86_64)
 		command -v "$ARCH_QEMU" >/dev/null || { echo "no $ARCH_QEMU"; return; }
-		[ "$GUEST_STACK" = trixie ] && trixie_missing
+		if [ "$GUEST_STACK" = trixie ]; then trixie_missing; fi
 		;;
 	arm64)
 		for t in "$ARCH_QEMU" "$ARCH_CC" "${ARM64_CROSS}objdump" \
