@@ -46,7 +46,8 @@ arch_setup() {
 	if [ "$GUEST_STACK" = trixie ]; then
 		case $1 in
 		x86_64) arch_setup_trixie_x86_64 ;;
-		*) die "the trixie stack has no '$1' guest yet: x86_64" ;;
+		arm64 | aarch64) arch_setup_trixie_arm64 ;;
+		*) die "architecture '$1' is not supported: x86_64, arm64" ;;
 		esac
 		return
 	fi
@@ -134,6 +135,13 @@ arch_setup_arm64() {
 	[ "$stamp" = "$(arm64_stamp "$rel")" ] && ARCH_RELEASE=$rel
 	ARCH_HEADERS=$ARCH_SYSROOT/usr/src/linux-headers-$ARCH_RELEASE
 	ARCH_VMLINUZ=$ARCH_SYSROOT/boot/vmlinuz-$ARCH_RELEASE
+	arch_arm64_machine
+}
+
+# arch_arm64_machine: what every arm64 guest shares (the trixie stack's
+# too): QEMU, its channels, the cross tools, the guest's programs in
+# ARCH_SYSROOT and ARCH_DIR.
+arch_arm64_machine() {
 	ARCH_QEMU=${QEMU_AARCH64:-qemu-system-aarch64}
 	# -icount: INST_RETIRED exists only with it, and counts are exact;
 	# sleep=off: idle time does not follow the host's clock.  Pointer
@@ -202,7 +210,8 @@ arch_missing() {
 			command -v "$t" >/dev/null || { echo "no $t"; return; }
 		done
 		[ "$("$ARCH_CC" -print-file-name=libc.a)" != libc.a ] ||
-			echo "no static C library for $ARCH_CC (libc6-dev-arm64-cross)"
+			{ echo "no static C library for $ARCH_CC (libc6-dev-arm64-cross)"; return; }
+		if [ "$GUEST_STACK" = trixie ]; then trixie_missing; fi
 		;;
 	esac
 }
@@ -210,9 +219,12 @@ arch_missing() {
 # (dies on failure: call it where set -e is in force, not under || or if)
 arch_fetch() {
 	if [ "$GUEST_STACK" = trixie ]; then
-		trixie_fetch
+		case $ARCH in
+		arm64) trixie_arm64_fetch ;;
+		*) trixie_fetch ;;
+		esac
 		arch_setup "$ARCH"
-		[ -n "$ARCH_RELEASE" ] || die "no trixie tree in $TRIXIE_ROOT"
+		[ -n "$ARCH_RELEASE" ] || die "no trixie tree in $TRIXIE_ROOT (or no $ARCH sysroot)"
 		return 0
 	fi
 	case $ARCH in
@@ -274,26 +286,49 @@ arm64_resolve_release() {
 # tree's scripts are the host's linux-kbuild (amd64 tools build arm64
 # modules too), its common half the host's when it has the same one.
 arm64_unpack_kernel() {
-	local apt=$1 rel=$2 dest=$3 deb hdr kbuild common m members=()
+	local apt=$1 rel=$2 dest=$3 deb hdr kbuild common m f c list members=()
+	local root=${ARM64_KBUILD_ROOT:-}
 	deb=$(sysroot_deb "$apt/debs" "linux-image-$rel")
 	members=("./boot/vmlinuz-$rel")
+	# modules: in /lib or (trixie) /usr/lib, maybe xz-compressed
+	list=$(dpkg-deb -c "$deb" | awk '{ print $NF }')
 	for m in "${ARM64_MODULES[@]}"; do
-		members+=("./lib/modules/$rel/$m")
+		f=""
+		for c in "./lib/modules/$rel/$m" "./usr/lib/modules/$rel/$m" \
+			"./lib/modules/$rel/$m.xz" "./usr/lib/modules/$rel/$m.xz"; do
+			grep -qxF -- "$c" <<<"$list" && { f=$c; break; }
+		done
+		[ -n "$f" ] || die "no $m in $deb"
+		members+=("$f")
 	done
 	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$dest" "${members[@]}" ||
 		die "cannot unpack the kernel from $deb"
+	for f in "${members[@]:1}"; do
+		m=${f#./}
+		m=${m#usr/}
+		mkdir -p "$(dirname "$dest/${m%.xz}")"
+		if [[ $f == *.xz ]]; then
+			xz -dc "$dest/${f#./}" >"$dest/${m%.xz}" || die "cannot decompress $f"
+			[ "$dest/${f#./}" = "$dest/$m" ] || rm -f "$dest/${f#./}"
+			rm -f "$dest/$m"
+		elif [ "$f" != "./$m" ]; then
+			mv "$dest/${f#./}" "$dest/$m"
+		fi
+	done
 	sysroot_unpack "$(sysroot_deb "$apt/debs" "linux-headers-$rel")" "$dest"
 	hdr=$dest/usr/src/linux-headers-$rel
 	# scripts -> ../../lib/linux-kbuild-6.1/scripts
 	kbuild=$(readlink "$hdr/scripts")
 	kbuild=${kbuild#../../lib/}
 	kbuild=${kbuild%/scripts}
-	[ -d "/usr/lib/$kbuild" ] ||
-		die "no /usr/lib/$kbuild on this machine (apt-get install $kbuild)"
+	# (ARM64_KBUILD_ROOT: the tree whose kbuild and common headers to use,
+	# the trixie stack's; empty: this machine's)
+	[ -d "$root/usr/lib/$kbuild" ] ||
+		die "no $root/usr/lib/$kbuild (apt-get install $kbuild)"
 	mkdir -p "$dest/usr/lib"
-	ln -sfn "/usr/lib/$kbuild" "$dest/usr/lib/$kbuild"
+	ln -sfn "$root/usr/lib/$kbuild" "$dest/usr/lib/$kbuild"
 	common=$(sed -n 's|^include \(/.*\)/Makefile$|\1|p' "$hdr/Makefile")
-	if [ ! -f "$common/Makefile" ]; then
+	if [ ! -f "$root$common/Makefile" ]; then
 		sysroot_download "$apt" "$apt/debs" "${common##*/}"
 		sysroot_unpack "$(sysroot_deb "$apt/debs" "${common##*/}")" "$dest"
 		# the path it will have once $dest is renamed
@@ -343,7 +378,7 @@ arch_guest_files() {
 }
 
 arch_build_helper() {
-	[ "$GUEST_STACK" = trixie ] && { trixie_build_helper; return 0; }
+	[ "$GUEST_STACK:$ARCH" = trixie:x86_64 ] && { trixie_build_helper; return 0; }
 	case $ARCH in
 	arm64) arm64_build_helper ;;
 	esac
@@ -405,7 +440,8 @@ arm64_helper_cc() {
 	"$ARCH_CC" -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 		-Werror=implicit-function-declaration -D_GNU_SOURCE \
 		-I"$top_srcdir/helper" -I"$top_builddir" -I"$ARCH_SYSROOT/usr/include" \
-		-DREAL_STAPRUN='"/usr/bin/staprun"' "$@" >"$log" 2>&1 || {
+		-DREAL_STAPRUN='"/usr/bin/staprun"' ${ARM64_HELPER_SYSROOT:+--sysroot="$ARM64_HELPER_SYSROOT"} \
+		"$@" >"$log" 2>&1 || {
 		cat "$log" >&2
 		die "cannot cross-build perfctr-run for arm64"
 	}

@@ -117,8 +117,8 @@ trixie_fetch_locked() {
 # tree.
 trixie_finish() {
 	local new=$1 mirror=$2 rel apt=$TRIXIE_DIR/apt deb
-	rel=$(cd "$new/usr/src" && ls -d linux-headers-*-amd64 | sed 's/^linux-headers-//' |
-		sort -V | tail -n 1)
+	rel=$(cd "$new/usr/src" && printf '%s\n' linux-headers-*-amd64 |
+		sed -n 's/^linux-headers-\(.*[^*]\)$/\1/p' | sort -V | tail -n 1)
 	[ -n "$rel" ] || die "the trixie tree has no linux-headers-*-amd64"
 	rm -rf "$new/var/cache/apt/archives"/*.deb "$new/var/lib/apt/lists"/*_Packages
 	# the kernel image: only vmlinuz, from linux-image-RELEASE (private
@@ -170,7 +170,7 @@ trixie_version() {
 trixie_make_runtime() {
 	local rt=$TRIXIE_ROOT/usr/share/systemtap/runtime out=$TRIXIE_DIR/stap-runtime
 	local kh
-	kh=$(ls -d "$TRIXIE_ROOT"/usr/src/linux-headers-*-common | tail -n 1)
+	kh=$(printf '%s\n' "$TRIXIE_ROOT"/usr/src/linux-headers-*-common | sort -V | tail -n 1)
 	rm -rf "$out"
 	if ! grep -q task_work_cancel_func "$rt/stp_task_work.c" &&
 		grep -qs task_work_cancel_func "$kh/include/linux/task_work.h"; then
@@ -270,6 +270,126 @@ trixie_srcarch() {
 }
 
 # ------------------------------------------------------------ x86_64
+
+# ------------------------------------------------------------ arm64
+#
+# As the bookworm arm64 guest (arch.sh), with trixie's arm64 packages in
+# build/trixie/arm64/sysroot: linux-image and linux-headers of the tree's
+# release (-arm64), busybox-static, systemtap-runtime and the -dev
+# packages perfctr-run links, with all their dependencies (apt resolves
+# them: trixie's staprun needs libdebuginfod and what it needs).  The
+# headers' kbuild and common half are the tree's; stap cross-builds in the
+# tree with its gcc-aarch64-linux-gnu (installed into the tree once,
+# build/trixie/.stamp-cross).  The programs and perfctr-run are built with
+# this machine's cross compiler (perfctr-run with --sysroot: trixie's libc
+# and libraries).  Linux 6.12 has virtio_console built in: only
+# virtio_mmio is loaded (modules are xz-compressed: unpacked plain).
+
+TRIXIE_ARM64_LAYOUT=1
+TRIXIE_ARM64_PACKAGES=(busybox-static systemtap-runtime)
+declare -gA TRIXIE_ARM64_LIB_PACKAGES=([pfm]=libpfm4-dev [elf]=libelf-dev
+	[jansson]=libjansson-dev)
+TRIXIE_CROSS_PACKAGES=(gcc-aarch64-linux-gnu)
+
+arch_setup_trixie_arm64() {
+	local stamp
+	ARCH=arm64
+	ARCH_DIR=$GUEST_ROOT/$ARCH
+	ARCH_SYSROOT=$ARCH_DIR/sysroot
+	ARM64_MODULES=(kernel/drivers/virtio/virtio_mmio.ko)
+	ARCH_RELEASE=""
+	stamp=$(cat "$ARCH_SYSROOT/.guest-sysroot" 2>/dev/null || true)
+	if [ -n "$(trixie_release)" ] && [ -f "$TRIXIE_DIR/.stamp-cross" ] &&
+		[ "$stamp" = "$(trixie_arm64_stamp)" ]; then
+		ARCH_RELEASE=$(trixie_arm64_release)
+	fi
+	ARCH_HEADERS=$ARCH_SYSROOT/usr/src/linux-headers-$ARCH_RELEASE
+	ARCH_VMLINUZ=$ARCH_SYSROOT/boot/vmlinuz-$ARCH_RELEASE
+	arch_arm64_machine
+	ARM64_HELPER_SYSROOT=$ARCH_SYSROOT
+}
+
+# trixie_arm64_release: the tree's kernel, arm64 flavour.
+trixie_arm64_release() {
+	local rel
+	rel=$(trixie_release)
+	echo "${rel%-amd64}-arm64"
+}
+
+trixie_arm64_packages() {
+	local l pkgs=("${TRIXIE_ARM64_PACKAGES[@]}")
+	for l in ${HELPER_LIBS:--lpfm -lelf}; do
+		l=${l#-l}
+		[ -n "${TRIXIE_ARM64_LIB_PACKAGES[$l]:-}" ] ||
+			die "perfctr-run links -l$l: add its package to TRIXIE_ARM64_LIB_PACKAGES (testsuite/lib/stack.sh)"
+		pkgs+=("${TRIXIE_ARM64_LIB_PACKAGES[$l]}")
+	done
+	printf '%s\n' "${pkgs[@]}" | sort -u | paste -sd, -
+}
+
+trixie_arm64_stamp() {
+	echo "trixie release=$(trixie_arm64_release) layout=$TRIXIE_ARM64_LAYOUT packages=$(trixie_arm64_packages)"
+}
+
+# trixie_arm64_fetch: the tree (trixie_fetch), its cross compiler, the
+# arm64 sysroot (dies on failure).
+trixie_arm64_fetch() {
+	trixie_fetch
+	[ -f "$TRIXIE_DIR/.stamp-cross" ] ||
+		with_lock "$TRIXIE_DIR/lock" trixie_cross_locked
+	arch_setup_trixie_arm64
+	[ -n "$ARCH_RELEASE" ] && return 0
+	with_lock "$ARCH_DIR/lock" trixie_arm64_fetch_locked
+}
+
+trixie_cross_locked() {
+	local log=$TRIXIE_DIR/cross.log
+	[ -f "$TRIXIE_DIR/.stamp-cross" ] && return 0
+	log "installing ${TRIXIE_CROSS_PACKAGES[*]} into the trixie tree (once)"
+	{
+		"$top_srcdir/testsuite/lib/chroot-run" "$TRIXIE_ROOT" apt-get -q update &&
+		"$top_srcdir/testsuite/lib/chroot-run" "$TRIXIE_ROOT" env \
+			DEBIAN_FRONTEND=noninteractive apt-get -q install -y \
+			--no-install-recommends "${TRIXIE_CROSS_PACKAGES[@]}" &&
+		"$top_srcdir/testsuite/lib/chroot-run" "$TRIXIE_ROOT" apt-get clean
+	} >"$log" 2>&1 || {
+		tail -n 20 "$log" >&2
+		die "cannot install ${TRIXIE_CROSS_PACKAGES[*]} into the trixie tree"
+	}
+	echo "${TRIXIE_CROSS_PACKAGES[*]}" >"$TRIXIE_DIR/.stamp-cross"
+}
+
+trixie_arm64_fetch_locked() {
+	local apt=$ARCH_DIR/apt new=$ARCH_SYSROOT.new rel t0 d
+	arch_setup_trixie_arm64
+	[ -n "$ARCH_RELEASE" ] && return 0	# another run made it meanwhile
+	t0=$(now)
+	rel=$(trixie_arm64_release)
+	log "fetching Debian trixie arm64 packages into $ARCH_SYSROOT (once)"
+	GUEST_DEBIAN_SUITE=trixie sysroot_apt_init "$apt" arm64
+	sysroot_apt_update "$apt"
+	rm -rf "$new" "$apt/debs"
+	mkdir -p "$apt/debs"
+	# merged /usr, as trixie's base-files makes it
+	mkdir -p "$new/usr/bin" "$new/usr/sbin" "$new/usr/lib"
+	for d in bin sbin lib; do
+		ln -s "usr/$d" "$new/$d"
+	done
+	sysroot_download "$apt" "$apt/debs" "linux-image-$rel" "linux-headers-$rel"
+	# shellcheck disable=SC2046 # package names: one word each
+	sysroot_apt "$apt" install -y --download-only --no-install-recommends \
+		-o Debug::NoLocking=1 -o Dir::Cache::Archives="$apt/debs" \
+		$(trixie_arm64_packages | tr , ' ') >"$apt/closure.log" 2>&1 || {
+		cat "$apt/closure.log" >&2
+		die "cannot download the trixie arm64 packages"
+	}
+	ARM64_KBUILD_ROOT=$TRIXIE_ROOT arm64_unpack_kernel "$apt" "$rel" "$new"
+	sysroot_unpack_all "$apt/debs" "$new" 'linux-*'
+	trixie_arm64_stamp >"$new/.guest-sysroot"
+	rm -rf "$ARCH_SYSROOT" "$apt"
+	mv "$new" "$ARCH_SYSROOT"
+	log "trixie arm64 sysroot for $rel ready in $(elapsed "$t0")s"
+}
 
 arch_setup_trixie_x86_64() {
 	ARCH=x86_64
