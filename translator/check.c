@@ -11,14 +11,15 @@ static void hint(const struct model *m, const char *id, char *buf, size_t len)
 {
 	const char **ids = calloc(m->ncounters + 1, sizeof(*ids));
 	const char *near[3];
-	size_t i, n = 0, used = 0;
+	size_t i, n = 0, used = 0, nids = 0;
 
 	buf[0] = '\0';
 	if (!ids)
 		return;
-	for (i = 0; i < m->ncounters; i++)
-		ids[i] = m->counters[i].id;
-	n = perfctr_suggest(id, ids, m->ncounters, near, 3);
+	for (i = 0; i < m->ncounters; i++)	/* sampling probes: no reads */
+		if (!counter__samples(&m->counters[i]))
+			ids[nids++] = m->counters[i].id;
+	n = perfctr_suggest(id, ids, nids, near, 3);
 	if (n) {
 		used += snprintf(buf, len, "; did you mean");
 		for (i = 0; i < n && used < len; i++)
@@ -26,7 +27,10 @@ static void hint(const struct model *m, const char *id, char *buf, size_t len)
 					 i ? " or" : "", near[i]);
 		if (used < len)
 			snprintf(buf + used, len - used, "?");
-	} else if (!m->ncounters) {
+	} else if (!strncmp(id, "__", 2)) {
+		snprintf(buf, len, "; ids starting with '__' are "
+			 "stap-perfctr's own");
+	} else if (!nids) {
 		snprintf(buf, len, "; declare it with probe perfctr.event("
 			 "\"EVENT\").counter(\"%s\") {}", id);
 	}
@@ -124,7 +128,7 @@ static int check_scope(const struct model *m, struct counter *c,
 		return 1;
 	}
 	if (c->target[0] && c->target[0] != '/') {
-		diag__report(d, DIAG_SEMANTIC, c->src, &c->where,
+		diag__report(d, DIAG_SEMANTIC, c->src, &c->target_tok,
 			     "perfctr counter \"%s\": .process(\"%s\") needs "
 			     "an absolute path", c->id, c->target);
 		return 1;

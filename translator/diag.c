@@ -24,6 +24,7 @@ static int count(struct diag *d, enum diag_kind kind)
 		return !d->quiet_warnings;
 	}
 	d->errors++;
+	d->by_kind[kind]++;
 	return 1;
 }
 
@@ -83,7 +84,10 @@ void diag__plain(struct diag *d, enum diag_kind kind, const char *fmt, ...)
 
 void diag__summary(struct diag *d)
 {
-	if (d->errors)
-		fprintf(d->out, "%d perfctr error%s.\n", d->errors,
-			d->errors == 1 ? "" : "s");
+	enum diag_kind k;
+
+	for (k = DIAG_PARSE; k < DIAG_WARNING; k++)
+		if (d->by_kind[k])
+			fprintf(d->out, "%d %s%s.\n", d->by_kind[k],
+				kind_prefix[k], d->by_kind[k] == 1 ? "" : "s");
 }

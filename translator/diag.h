@@ -20,6 +20,7 @@ enum diag_kind {
 struct diag {
 	FILE *out;
 	int errors;
+	int by_kind[DIAG_WARNING];	/* errors: parse, semantic */
 	int warnings;
 	int quiet_warnings;	/* stap -w */
 };
@@ -36,7 +37,7 @@ void diag__report(struct diag *d, enum diag_kind kind,
 void diag__plain(struct diag *d, enum diag_kind kind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* "1 parse error." / "2 semantic errors." summary, as stap ends pass 1. */
+/* "1 parse error." / "2 semantic errors.": stap's summary, per kind. */
 void diag__summary(struct diag *d);
 
 #endif /* PERFCTR_DIAG_H */

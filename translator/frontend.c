@@ -306,6 +306,19 @@ static void set_staprun(const struct paths *p)
 	setenv("SYSTEMTAP_STAPRUN", p->helper, 1);
 }
 
+/* A refused script: everything loaded is given back, so that a refusal
+ * is clean under valgrind (testsuite/bad-input). */
+static void release(struct frontend *fe)
+{
+	int i;
+
+	for (i = 0; i < fe->nsrc; i++)
+		source__free(&fe->src[i]);
+	tapsets__free(&fe->tapsets);
+	model__free(&fe->model);
+	cmdline__free(&fe->cl);
+}
+
 int main(int argc, char **argv)
 {
 	struct frontend fe;
@@ -333,8 +346,10 @@ int main(int argc, char **argv)
 		pass_through(&fe);
 	diag__init(&fe.diag, stderr);
 	fe.diag.quiet_warnings = fe.cl.suppress_warnings;
-	if (analyse(&fe) < 0)
+	if (analyse(&fe) < 0) {
+		release(&fe);
 		return 1;
+	}
 	if (!model__active(&fe.model))
 		pass_through(&fe);
 	if (fe.cl.runtime && strcmp(fe.cl.runtime, "kernel") != 0)

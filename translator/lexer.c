@@ -247,7 +247,8 @@ int token__is(const struct source *src, const struct token *t,
 void token__describe(const struct source *src, const struct token *t,
 		     char *buf, size_t len)
 {
-	int n = t->len > 40 ? 40 : (int)t->len;
+	const char *text = source__as_read(src) + t->off;
+	int n = strnlen(text, t->len > 40 ? 40 : t->len);	/* NUL: cut */
 	const char *q = t->kind == TK_STRING ? "" : "'";
 
 	if (t->kind == TK_EOF || t->kind == TK_EMBEDDED)
@@ -256,7 +257,7 @@ void token__describe(const struct source *src, const struct token *t,
 		snprintf(buf, len, "%s", t->junk);
 	else
 		snprintf(buf, len, "%s %s%.*s%s%s", kind_names[t->kind], q, n,
-			 src->text + t->off, n < (int)t->len ? "..." : "", q);
+			 text, n < (int)t->len ? "..." : "", q);
 }
 
 static int unescape(int c)
@@ -285,6 +286,8 @@ int token__string_value(const struct source *src, const struct token *t,
 
 		if (c == '\\' && p + 1 < end)
 			c = unescape(*++p);
+		if (!c)
+			return -EINVAL;	/* a NUL byte would cut the value */
 		if (n + 1 >= len)
 			return -ENOSPC;
 		buf[n++] = (char)c;

@@ -51,7 +51,8 @@ int token__is(const struct source *src, const struct token *t,
 /* "identifier 'foo'", "string \"x\"", "end of input": for messages. */
 void token__describe(const struct source *src, const struct token *t,
 		     char *buf, size_t len);
-/* The value of a TK_STRING with escapes decoded.  Returns 0, or -ENOSPC. */
+/* The value of a TK_STRING with escapes decoded.  Returns 0, -ENOSPC, or
+ * -EINVAL for a NUL byte in it. */
 int token__string_value(const struct source *src, const struct token *t,
 			char *buf, size_t len);
 

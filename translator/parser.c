@@ -89,7 +89,7 @@ static int check_context(struct parser *ps, const struct token *probe_tok)
 				 "a conditional that uses a macro");
 			return -1;
 		}
-	if (ps->nframes > MODEL_COND_DEPTH) {	/* all conditionals here */
+	if (ps->nframes + ps->deep > MODEL_COND_DEPTH) {	/* conditionals */
 		error_at(ps, probe_tok, "perfctr probes cannot be under more "
 			 "than %d nested conditionals", MODEL_COND_DEPTH);
 		return -1;
@@ -351,12 +351,15 @@ static void event_call(struct parser *ps, int fn)
 
 /* ----------------------------------------------------- frames and macros */
 
+/* Deeper nesting is stap's to allow: beyond frames[] it is only counted,
+ * and a clause under it is refused (check_context). */
 static struct frame *push_frame(struct parser *ps, enum frame_kind kind)
 {
 	struct frame *f;
 
-	if (ps->nframes == (int)(sizeof(ps->frames) / sizeof(ps->frames[0]))) {
-		parse_error(ps, "conditionals and macros nested too deeply");
+	if (ps->deep ||
+	    ps->nframes == (int)(sizeof(ps->frames) / sizeof(ps->frames[0]))) {
+		ps->deep++;
 		return NULL;
 	}
 	f = &ps->frames[ps->nframes++];
@@ -369,7 +372,7 @@ static struct frame *push_frame(struct parser *ps, enum frame_kind kind)
 
 static struct frame *top_frame(struct parser *ps)
 {
-	return ps->nframes ? &ps->frames[ps->nframes - 1] : NULL;
+	return ps->nframes && !ps->deep ? &ps->frames[ps->nframes - 1] : NULL;
 }
 
 static void conditional(struct parser *ps)
@@ -389,7 +392,9 @@ static void conditional(struct parser *ps)
 			f->cond.in_else = 1;
 		break;
 	default:	/* TK_PP_END */
-		if (f)
+		if (ps->deep)
+			ps->deep--;
+		else if (f)
 			ps->nframes--;
 		break;
 	}
@@ -446,7 +451,12 @@ static void scan_token(struct parser *ps)
 		probe_statement(ps);
 		return;		/* already on the next token */
 	}
-	if (k == TK_IDENT && ps->depth == 0 && is(ps, TK_IDENT, "function"))
+	if (k == TK_IDENT && ps->depth > 0 && is(ps, TK_IDENT, "probe") &&
+	    token__is(ps->src, peek(ps), TK_IDENT, "perfctr"))
+		parse_error(ps, "perfctr probes belong at the top level of the "
+			    "script, not inside a function or probe body");
+	else if (k == TK_IDENT && ps->depth == 0 &&
+		 is(ps, TK_IDENT, "function"))
 		function_definition(ps);
 	else if (k == TK_IDENT && read_function(ps, &ps->t) != READ_MACRO &&
 		 token__is(ps->src, peek(ps), TK_OPERATOR, "("))

@@ -32,6 +32,7 @@ struct parser {
 	int depth;		/* braces */
 	int nframes;
 	struct frame frames[MODEL_COND_DEPTH * 2];
+	int deep;		/* frames open beyond frames[]: counted only */
 };
 
 /* ---------------------------------------------------------------- tokens */

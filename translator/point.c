@@ -78,9 +78,15 @@ static int string_arg(struct parser *ps, char *buf, size_t len)
 	const char *text = ps->src->text + ps->t.off;
 
 	if (ps->t.kind == TK_STRING) {
-		if (token__string_value(ps->src, &ps->t, buf, len) == 0)
+		int err = token__string_value(ps->src, &ps->t, buf, len);
+
+		if (!err)
 			return 0;
-		parse_error(ps, "string too long (at most %zu bytes)", len - 1);
+		if (err == -EINVAL)
+			parse_error(ps, "string contains a NUL byte");
+		else
+			parse_error(ps, "string too long (at most %zu bytes)",
+				    len - 1);
 		return -1;
 	}
 	if (ps->t.kind == TK_ARG && text[0] == '@' && text[1] != '#') {
@@ -117,7 +123,13 @@ static int number_arg(struct parser *ps, unsigned int *v, unsigned int min,
 	x = strtoull(buf, &end, 0);
 	if (errno || *end || end == buf || buf[0] == '-' || x < min ||
 	    x > max) {
-		parse_error(ps, "expected a number from %u to %u", min, max);
+		if (ps->t.kind == TK_ARG)	/* say what it was */
+			parse_error(ps, "expected a number from %u to %u, "
+				    "%.*s is \"%s\"", min, max, (int)ps->t.len,
+				    ps->src->text + ps->t.off, buf);
+		else
+			parse_error(ps, "expected a number from %u to %u",
+				    min, max);
 		return -1;
 	}
 	*v = x;
@@ -167,6 +179,12 @@ static int check_event(struct parser *ps, struct counter *c,
 	}
 	if (perfctr_name__parse(c->event, &name, err, sizeof(err)) < 0) {
 		error_at(ps, event_tok, "%s", err);
+		return -1;
+	}
+	if (name.precise) {	/* perfctr-run would refuse it at load */
+		error_at(ps, event_tok, "modifier 'p' in \"%s\": a counter "
+			 "counts every event; a sampling probe asks for "
+			 "precision with '.precise(L)'", c->event);
 		return -1;
 	}
 	uk = name.plm & PERFCTR_PLM_ALL;	/* :h only adds the hypervisor */
@@ -307,6 +325,10 @@ static int check_rank(struct parser *ps, const struct component *comp,
 	if (rank == RANK_NONE && comp->rank != RANK_EVENT) {
 		parse_error(ps, "expected 'event(\"NAME\")' first in a perfctr "
 			    "probe point");
+		return -1;
+	}
+	if (comp->rank == rank && !strcmp(comp->name, prev)) {
+		parse_error(ps, "'.%s' given twice", comp->name);
 		return -1;
 	}
 	if (comp->rank == rank) {

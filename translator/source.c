@@ -88,12 +88,13 @@ int source__from_string(struct source *src, enum source_origin origin,
 void source__free(struct source *src)
 {
 	free(src->text);
-	src->text = NULL;
+	free(src->as_read);
+	src->text = src->as_read = NULL;
 }
 
 const char *source__line(const struct source *src, int line, size_t *len)
 {
-	const char *p = src->text, *end = src->text + src->len, *eol;
+	const char *p = source__as_read(src), *end = p + src->len, *eol;
 
 	while (--line > 0 && p < end) {
 		p = memchr(p, '\n', end - p);
@@ -107,10 +108,19 @@ const char *source__line(const struct source *src, int line, size_t *len)
 	return p;
 }
 
+/* Keeps the text as read before the first rewrite: a message about a
+ * blanked clause still quotes it.  Without memory, messages show blanks. */
+static void keep_as_read(struct source *src)
+{
+	if (!src->as_read && (src->as_read = malloc(src->len + 1)))
+		memcpy(src->as_read, src->text, src->len + 1);
+}
+
 void source__write(struct source *src, size_t off, const char *text)
 {
 	size_t n = strlen(text);
 
+	keep_as_read(src);
 	if (off + n <= src->len) {
 		memcpy(src->text + off, text, n);
 		src->changed = 1;
@@ -121,6 +131,7 @@ void source__blank(struct source *src, size_t off, size_t len)
 {
 	size_t i;
 
+	keep_as_read(src);
 	for (i = off; i < off + len && i < src->len; i++)
 		if (src->text[i] != '\n')
 			src->text[i] = ' ';

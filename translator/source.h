@@ -22,6 +22,8 @@ struct source {
 	const char *name;	/* as stap names it: the path, or "<input>" */
 	char *text;		/* NUL-terminated, owned */
 	size_t len;
+	char *as_read;		/* once rewritten: the text as read, for
+				 * messages about what was blanked */
 	int argv_index;		/* for -e / -E: the argv slot of the text */
 	int changed;		/* the text was rewritten */
 };
@@ -32,7 +34,14 @@ int source__from_string(struct source *src, enum source_origin origin,
 			const char *name, const char *text, int argv_index);
 void source__free(struct source *src);
 
-/* The text of line `line` (1-based), without its newline: for messages. */
+/* The text as read, before any rewriting: what messages quote. */
+static inline const char *source__as_read(const struct source *src)
+{
+	return src->as_read ? src->as_read : src->text;
+}
+
+/* The text of line `line` (1-based) as read, without its newline: for
+ * messages. */
 const char *source__line(const struct source *src, int line, size_t *len);
 
 /* Replaces bytes [off, off+len) by spaces, keeping newlines: the rest of

@@ -213,7 +213,7 @@ static const struct bad bad[] = {
 	{ "probe perfctr.event(\"x\").multiplex.user.counter(\"c\") {}",
 	  "'.user' must come before '.multiplex'", "t.stp:1:36" },
 	{ "probe perfctr.event(\"x\").multiplex.multiplex.counter(\"c\") {}",
-	  "'.multiplex' conflicts with '.multiplex'", "t.stp:1:36" },
+	  "'.multiplex' given twice", "t.stp:1:36" },
 	{ "probe perfctr.counter(\"c\") {}",
 	  "expected 'event(\"NAME\")' first", "t.stp:1:15" },
 	{ "probe perfctr.event(\"x\").counter(\"c\").user {}",
@@ -265,6 +265,17 @@ static const struct bad bad[] = {
 	/* fuzz/regressions/translator/cond-depth-9: ran past cond[] */
 	{ "%(%(%(%(%(%(%(%(%( probe perfctr.event(\"x\").counter(\"c\") {}",
 	  "under more than 8 nested conditionals", "t.stp:1:20" },
+	/* testsuite/bad-input: one error for a clause under 20, none for
+	 * 20 around other probes (below) */
+	{ "%(%(%(%(%(%(%(%(%(%(%(%(%(%(%(%(%(%(%(%( "
+	  "probe perfctr.event(\"x\").counter(\"c\") {}",
+	  "under more than 8 nested conditionals", "t.stp:1:42" },
+	{ "function f() { probe perfctr.event(\"x\").counter(\"c\") {} }",
+	  "belong at the top level of the script", "t.stp:1:16" },
+	{ "probe perfctr.event(\"x:p\").counter(\"c\") {}",
+	  "modifier 'p' in \"x:p\"", "t.stp:1:21" },
+	{ "probe perfctr.event(\"x\").sample(@2) {}",
+	  "expected a number from 1 to 4294967295, @2 is \"c0\"", "t.stp:1:33" },
 };
 
 static void errors(void)
@@ -297,6 +308,48 @@ static void error_layout(void)
 	like(r.msgs, "     source: probe perfctr.event(\"x\").countr(\"c\") {}\n"
 	     "                                      ^\n",
 	     "source line with a caret under column 26");
+	done(&r);
+}
+
+/* testsuite/bad-input: a clause is blanked before the checker reports on
+ * it; the message still quotes what the script says. */
+static void blanked_clause_quoted(void)
+{
+	struct run r;
+	char *msgs;
+	size_t len;
+	FILE *out;
+
+	run(&r, "probe perfctr.event(\"x\").thread.multiplex.counter(\"c\") {}\n"
+		"probe begin { x = @perfctr(\"c\") }\n");
+	out = open_memstream(&msgs, &len);
+	r.d.out = out;
+	is_int(check__run(&r.m, &r.d), 1, "a blanked clause's semantic error");
+	fclose(out);
+	like(msgs, ": identifier 'probe' at t.stp:1:1\n"
+	     "        source: probe perfctr.event(\"x\").thread",
+	     "quotes the clause as written, not the blanks");
+	free(msgs);
+	done(&r);
+}
+
+/* Deeper %( %) than the parser keeps is stap's business until a clause
+ * sits under it: no error, not one per level. */
+static void deep_conditionals(void)
+{
+	struct run r;
+	char text[512] = "";
+	int i;
+
+	for (i = 0; i < 40; i++)
+		strcat(text, "%( 1 %? ");
+	strcat(text, "probe begin {}\n");
+	for (i = 0; i < 40; i++)
+		strcat(text, "%) ");
+	strcat(text, "\nprobe perfctr.event(\"x\").counter(\"c\") {}\n");
+	run(&r, text);
+	ok(r.errors == 0 && r.m.ncounters == 1 && r.m.counters[0].ncond == 0,
+	   "40 nested conditionals around other probes: no error");
 	done(&r);
 }
 
@@ -412,6 +465,8 @@ int main(void)
 	sampling();
 	errors();
 	error_layout();
+	blanked_clause_quoted();
+	deep_conditionals();
 	not_clauses();
 	conditionals();
 	definitions_and_dynamic_reads();
