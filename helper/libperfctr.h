@@ -126,6 +126,10 @@ void perfctr_modtab__free(struct perfctr_modtab *tab);
 /* Not pinned: the counter time-shares the PMU and reads are scaled
  * estimates.  Set from the request's mux, never by resolution. */
 #define PERFCTR_F_MULTIPLEX      0x8u
+/* Trial opens only, never in an assignment: open it as a counter of the
+ * calling process (pid 0) on the CPU, not CPU-wide.  perfctr-run tries
+ * .process requests so when the user may not open CPU-wide counters. */
+#define PERFCTR_F_TRIAL_TASK     0x80000000u
 
 /* What the module needs to create a counter (a perf_event_attr subset). */
 struct perfctr_encoding {
@@ -204,6 +208,34 @@ int perfctr_encodings__trial_open(const struct perfctr_encoding *encs,
  * the two functions above); names perf_event_paranoid and its value for
  * permission errors. */
 void perfctr_trial__explain(int err, char *buf, size_t len);
+
+/* ------------------------------------------------------------ privilege */
+
+/* A stapsys or stapusr module counts only what perf_event_open would let
+ * its user count (priv.c; docs/design.md, "Privilege and
+ * perf_event_paranoid").  Does the rule apply to this table and user (not
+ * root, module not built for stapdev)? */
+int perfctr_priv__applies(const struct perfctr_modtab *tab, unsigned int uid);
+
+/* PROCFS_ROOT/sys/kernel/perf_event_paranoid ("/proc" when NULL or
+ * empty), or PERFCTR_PARANOID_UNKNOWN. */
+#define PERFCTR_PARANOID_UNKNOWN (-100)
+int perfctr_paranoid__read(const char *procfs_root);
+
+/* The perf_event_open rule a request with this encoding breaks at this
+ * level, for a user without CAP_PERFMON ("counting in kernel mode"), and
+ * the level it needs (*need); NULL when perf allows it.  An unknown level
+ * refuses everything. */
+const char *perfctr_priv__rule(const struct perfctr_request *req,
+			       const struct perfctr_encoding *enc,
+			       int paranoid, int *need);
+
+/* 0 when the rule does not apply or allows the request, else -EACCES with
+ * the refusal in err (the sysctl's value, the rule, the level needed). */
+int perfctr_priv__check(const struct perfctr_modtab *tab,
+			const struct perfctr_request *req,
+			const struct perfctr_encoding *enc, int paranoid,
+			unsigned int uid, char *err, size_t errlen);
 
 /* ------------------------------------------------------------------ cpus */
 

@@ -128,6 +128,7 @@ struct plan {
 	struct perfctr_encoding *set;
 	unsigned int *set_idx;		/* which request each one is */
 	int *res;
+	int task_trial;			/* try .process requests per task */
 };
 
 static int plan_alloc(struct plan *p, const struct perfctr_modtab *tab)
@@ -222,6 +223,32 @@ static void resolve_all(struct plan *p, struct perfctr_resolver *r,
 	}
 }
 
+/*
+ * A stapsys or stapusr module counts only what perf_event_open would let
+ * its user count (the module checks it too): refuse here first, naming
+ * the rule and perf_event_paranoid.  A user who may not open CPU-wide
+ * counters tries .process requests as counters of this process: what
+ * the module will make for the user's tasks.
+ */
+static void priv_all(struct plan *p)
+{
+	const char *proc = getenv("PERFCTR_PROC_ROOT");
+	unsigned int uid = getuid(), i;
+	char err[1024];
+	int paranoid;
+
+	paranoid = perfctr_paranoid__read(proc);
+	p->task_trial = geteuid() != 0 && (paranoid > 0 ||
+					    paranoid == PERFCTR_PARANOID_UNKNOWN);
+	if (!perfctr_priv__applies(p->tab, uid))
+		return;
+	for (i = 0; i < p->tab->n; i++)
+		if (p->ok[i] &&
+		    perfctr_priv__check(p->tab, &p->tab->reqs[i], &p->enc[i],
+					paranoid, uid, err, sizeof(err)))
+			fail(p, i, err);
+}
+
 /* "; script X.stp holds "a", "b"" for every other loaded perfctr
  * module with pinned counters: read from the kernel (sysfs), never stale. */
 static size_t name_holders(const char *sysfs_root, char *buf, size_t len)
@@ -282,6 +309,9 @@ static void trial_cpu(struct plan *p, int cpu, const char *sysfs_root)
 	for (i = 0; i < p->tab->n; i++)
 		if (p->ok[i]) {
 			p->set[k] = p->enc[i];
+			if (p->task_trial && p->tab->reqs[i].scope ==
+			    PERFCTR_SCOPE_PROCESS)
+				p->set[k].flags |= PERFCTR_F_TRIAL_TASK;
 			p->set_idx[k++] = i;
 		}
 	if (!perfctr_encodings__trial_open(p->set, k, cpu, p->res))
@@ -366,6 +396,7 @@ static char *assign_build(const struct perfctr_modtab *tab, int verbose)
 		goto out;
 	}
 	resolve_all(&p, r, opts.sysfs_root);
+	priv_all(&p);
 	if (trial_all(&p, opts.sysfs_root) == 0 && !p.bad)
 		assign = assign_format(&p, verbose);
 	report(&p);

@@ -32,7 +32,9 @@ static int open_one(const struct perfctr_encoding *enc, int cpu)
 	a.exclude_kernel = !!(enc->flags & PERFCTR_F_EXCLUDE_KERNEL);
 	a.exclude_hv = !!(enc->flags & PERFCTR_F_EXCLUDE_HV);
 	a.pinned = !(enc->flags & PERFCTR_F_MULTIPLEX);
-	fd = syscall(__NR_perf_event_open, &a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	fd = syscall(__NR_perf_event_open, &a,
+		     enc->flags & PERFCTR_F_TRIAL_TASK ? 0 : -1, cpu, -1,
+		     PERF_FLAG_FD_CLOEXEC);
 	return fd < 0 ? -errno : fd;
 }
 

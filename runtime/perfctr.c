@@ -49,6 +49,7 @@ MODULE_PARM_DESC(perfctr_requests, "this module's counter requests");
 
 static struct perfctr_slot perfctr_slots[PERFCTR_NDECLARED];
 
+#include "perfctr_priv.c"
 #include "perfctr_cpus.c"
 #include "perfctr_thread.c"
 #include "perfctr_sample.c"
@@ -146,6 +147,9 @@ static int perfctr_start_checked(void)
 		_stp_error("perfctr: invalid perfctr_assign: %s\n", err);
 		return rc;
 	}
+	rc = perfctr_priv_check();	/* stapsys, stapusr: perf's rules */
+	if (rc)
+		return rc;
 	perfctr_kernel_read = (perfctr_kernel_read_fn)
 		kallsyms_lookup_name("perf_event_read_local");
 	if (!perfctr_kernel_read && perfctr_any_mux()) {

@@ -156,6 +156,8 @@ static void perfctr_task_found(unsigned int tgt, struct task_struct *tsk)
 	unsigned int i;
 	int fresh, s;
 
+	if (!perfctr_priv_task(tsk))
+		return;		/* not the user's: perfctr_priv.c */
 	/*
 	 * After an exec the task's old counters are still attached to it
 	 * until the release work has run: new pinned counters next to them

@@ -261,6 +261,16 @@ static int emit_c(struct strbuf *sb, const struct model *m,
 	return 0;
 }
 
+/*
+ * stap lets a --privilege=stapusr script call an embedded-C function only
+ * when it carries this mark.  The reads, the stamp and the task finder's
+ * empty probe are safe for anyone: they read counters the module made
+ * under perf_event_paranoid's rules (runtime/perfctr_priv.c) and the
+ * current task's own context switches.  __perfctr_sampled is not marked:
+ * sampling clauses use stap's perf probes, which stapusr cannot have.
+ */
+#define UNPRIV "/* unprivileged */ "
+
 /* One function per counter: @perfctr folds to a call of it. */
 static void emit_read_functions(struct strbuf *sb, const struct model *m)
 {
@@ -271,16 +281,18 @@ static void emit_read_functions(struct strbuf *sb, const struct model *m)
 
 		if (counter__readable(c))
 			strbuf__printf(sb, "function __perfctr_read_%u:long () "
-				       "%%{ /* pure */ %s(%u, \"%s\"); %%}\n",
+				       "%%{ /* pure */ " UNPRIV
+				       "%s(%u, \"%s\"); %%}\n",
 				       c->idx, read_macro(c), c->idx, c->id);
 	}
 	strbuf__printf(sb, "function __perfctr_times:long (idx:long, "
-		       "what:long) %%{ /* pure */ "
+		       "what:long) %%{ /* pure */ " UNPRIV
 		       "PERFCTR_TIMES(STAP_ARG_idx, STAP_ARG_what); %%}\n");
 	strbuf__printf(sb, "function __perfctr_total:long (idx:long) %%{ "
-		       "/* pure */ PERFCTR_TOTAL(STAP_ARG_idx); %%}\n");
+		       "/* pure */ " UNPRIV "PERFCTR_TOTAL(STAP_ARG_idx); %%}\n");
 	strbuf__printf(sb, "function __perfctr_delta_cpu:long (now:long, "
-		       "start:long, stamp:long, id:string) %%{ /* pure */\n"
+		       "start:long, stamp:long, id:string) %%{ /* pure */ "
+		       UNPRIV "\n"
 		       "\tif (perfctr_stamp() != (u64)STAP_ARG_stamp)\n"
 		       "\t\tSTAP_ERROR(\"perfctr: counter \\\"%%s\\\" counts "
 		       "per CPU, and the thread migrated or was switched out "
@@ -372,7 +384,8 @@ static void emit_lookups(struct strbuf *sb, const struct model *m)
 	if (!model__user_defined(m, READ_FN_STAMP))
 		strbuf__printf(sb, "\n/* where this thread is: its CPU and "
 			       "context switches */\nfunction perfctr_stamp:long "
-			       "() %%{ STAP_RETURN(perfctr_stamp()); %%}\n");
+			       "() %%{ " UNPRIV
+			       "STAP_RETURN(perfctr_stamp()); %%}\n");
 }
 
 /*
@@ -509,7 +522,8 @@ int emit__generate(const struct model *m, const struct emit_opts *o,
 	emit_lookups(&gen->stp, m);
 	emit_event_fns(&gen->stp, m);
 	strbuf__printf(&gen->stp, "function __perfctr_follow() %%{ "
-		       "/* the task finder's callbacks do the work */ %%}\n");
+		       UNPRIV "/* the task finder's callbacks do the work */ "
+		       "%%}\n");
 	emit_task_finder_probe(&gen->stp, m);
 	strbuf__printf(&gen->stp, "function __perfctr_sampled(idx:long) %%{ "
 		       "PERFCTR_SAMPLED(STAP_ARG_idx); %%}\n");
