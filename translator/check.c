@@ -170,7 +170,7 @@ int check__run(struct model *m, struct diag *d)
 
 		if (m->dynamic_reads)
 			c->used = 1;
-		if (!c->used)
+		if (!c->used && !errors)	/* a misspelt read is enough */
 			diag__report(d, DIAG_WARNING, c->src, &c->id_tok,
 				     "perfctr counter \"%s\" is never read, "
 				     "not created", c->id);

@@ -116,7 +116,8 @@ static int number_arg(struct parser *ps, unsigned int *v, unsigned int min,
 		buf[ps->t.len] = '\0';
 	} else if (ps->t.kind != TK_ARG || string_arg(ps, buf, sizeof(buf))) {
 		if (ps->t.kind != TK_ARG)
-			parse_error(ps, "expected a number or @N");
+			parse_error(ps, "expected a number from %u to %u, or @N",
+				    min, max);
 		return -1;
 	}
 	errno = 0;

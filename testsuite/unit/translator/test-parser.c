@@ -201,7 +201,7 @@ static const struct bad bad[] = {
 	{ "probe perfctr.event(\"x\").sample(0) {}",
 	  "expected a number from 1 to 4294967295", "t.stp:1:33" },
 	{ "probe perfctr.event(\"x\").sample(\"9\") {}",
-	  "expected a number or @N", "t.stp:1:33" },
+	  "expected a number from 1 to 4294967295, or @N", "t.stp:1:33" },
 	{ "probe perfctr.event(\"x\").hz(10).precise(4) {}",
 	  "expected a number from 1 to 3", "t.stp:1:41" },
 	{ "probe perfctr.event(\"x\").counter(\"c\").precise {}",
