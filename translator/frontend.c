@@ -306,8 +306,8 @@ static void set_staprun(const struct paths *p)
 	setenv("SYSTEMTAP_STAPRUN", p->helper, 1);
 }
 
-/* A refused script: everything loaded is given back, so that a refusal
- * is clean under valgrind (testsuite/bad-input). */
+/* Everything loaded, given back before main returns (a refusal, or stap
+ * run and waited for): clean under valgrind (testsuite/bad-input). */
 static void release(struct frontend *fe)
 {
 	int i;
@@ -359,9 +359,13 @@ int main(int argc, char **argv)
 	nargv = stap_argv(&fe, &out);
 	set_staprun(&fe.paths);
 	script = fe.script >= 0 ? &fe.src[fe.script] : NULL;
-	if (script && script->changed && script->origin != SRC_ARG_E)
-		return spawn__run_mapped(fe.paths.real_stap, nargv, out.script,
-					 script->name);
+	if (script && script->changed && script->origin != SRC_ARG_E) {
+		rc = spawn__run_mapped(fe.paths.real_stap, nargv, out.script,
+				       script->name);
+		free(nargv);
+		release(&fe);
+		return rc;
+	}
 	spawn__exec(fe.paths.real_stap, nargv);
 	die("cannot run the real stap: %s", fe.paths.real_stap);
 	return 1;
