@@ -34,7 +34,8 @@ helper_tests = \
 	testsuite/unit/helper/test-dump \
 	testsuite/unit/helper/test-dump-hw \
 	testsuite/unit/helper/test-dump-pfm \
-	testsuite/unit/helper/test-sample
+	testsuite/unit/helper/test-sample \
+	testsuite/unit/helper/test-priv
 check_PROGRAMS += $(helper_tests)
 TESTS += $(helper_tests)
 helper_test_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/testsuite/lib \
@@ -83,3 +84,6 @@ testsuite_unit_helper_test_dump_pfm_LDADD = $(helper_test_ldadd)
 testsuite_unit_helper_test_sample_SOURCES = testsuite/unit/helper/test-sample.c
 testsuite_unit_helper_test_sample_CPPFLAGS = $(helper_test_cppflags)
 testsuite_unit_helper_test_sample_LDADD = $(helper_test_ldadd)
+testsuite_unit_helper_test_priv_SOURCES = testsuite/unit/helper/test-priv.c
+testsuite_unit_helper_test_priv_CPPFLAGS = $(helper_test_cppflags)
+testsuite_unit_helper_test_priv_LDADD = $(helper_test_ldadd)

@@ -122,6 +122,7 @@ static void explanations(void)
 /* As an unprivileged user a CPU-wide counter needs paranoid <= 0. */
 static void unprivileged(void)
 {
+	struct perfctr_encoding own = task_clock;
 	char err[512] = "";
 	int fd[2], status, ret = 0;
 	pid_t pid;
@@ -142,15 +143,29 @@ static void unprivileged(void)
 		if (write(fd[1], &ret, sizeof(ret)) != sizeof(ret) ||
 		    write(fd[1], err, sizeof(err)) != sizeof(err))
 			_exit(3);
+		/* a .process request as perfctr-run tries it for a user
+		 * who may not count CPU-wide: this process's, user mode */
+		own.flags |= PERFCTR_F_TRIAL_TASK | PERFCTR_F_EXCLUDE_KERNEL |
+			     PERFCTR_F_EXCLUDE_HV;
+		ret = perfctr_encoding__trial_open(&own, 0, err, sizeof(err));
+		if (write(fd[1], &ret, sizeof(ret)) != sizeof(ret))
+			_exit(3);
 		_exit(0);
 	}
 	close(fd[1]);
 	ok(read(fd[0], &ret, sizeof(ret)) == sizeof(ret) &&
 	   read(fd[0], err, sizeof(err)) == sizeof(err), "child reports");
-	close(fd[0]);
-	waitpid(pid, &status, 0);
 	ok(ret == -EACCES || ret == -EPERM, "as nobody: permission denied (%d)", ret);
 	like(err, "perf_event_paranoid is", "and the reason names perf_event_paranoid");
+	ok(read(fd[0], &ret, sizeof(ret)) == sizeof(ret), "child reports again");
+	close(fd[0]);
+	waitpid(pid, &status, 0);
+	if (paranoid() <= 2)
+		is_int(ret, 0, "as nobody: its own user-mode task-clock opens "
+		       "(PERFCTR_F_TRIAL_TASK)");
+	else
+		ok(ret == -EACCES || ret == -EPERM, "as nobody, paranoid %d: "
+		   "not even its own task-clock (%d)", paranoid(), ret);
 }
 
 /* More pinned counters than the PMU has: some must be in ERROR state. */

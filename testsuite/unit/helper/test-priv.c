@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test-priv.c - what perfctr-run refuses a stapsys or stapusr module's
+ * user (priv.c): perf_event_open's rules under perf_event_paranoid, on a
+ * made-up /proc; stapdev modules and root are not limited.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "libperfctr.h"
+#include "tap.h"
+#include "util.h"
+
+static const struct perfctr_encoding user_only = {
+	.flags = PERFCTR_F_EXCLUDE_KERNEL | PERFCTR_F_EXCLUDE_HV };
+static const struct perfctr_encoding kernel_too = { .flags = 0 };
+
+static struct perfctr_modtab tab(const char *priv)
+{
+	struct perfctr_modtab t = { .version = 1 };
+
+	snprintf(t.priv, sizeof(t.priv), "%s", priv);
+	return t;
+}
+
+/* perfctr_priv__check as user 1000: allowed, or refused with want. */
+static void expect(const char *priv, unsigned int scope,
+		   const struct perfctr_encoding *enc, int paranoid,
+		   unsigned int uid, const char *want)
+{
+	struct perfctr_modtab t = tab(priv);
+	struct perfctr_request req = { .scope = scope };
+	char err[512] = "";
+	int rc = perfctr_priv__check(&t, &req, enc, paranoid, uid, err,
+				     sizeof(err));
+
+	if (!want)
+		ok(rc == 0, "%s, scope %u, flags %#x, paranoid %d, uid %u: "
+		   "allowed", priv, scope, enc->flags, paranoid, uid);
+	else
+		ok(rc == -EACCES && strstr(err, want), "%s, scope %u, flags "
+		   "%#x, paranoid %d, uid %u: \"%s\"", priv, scope, enc->flags,
+		   paranoid, uid, want);
+	if (want ? !(rc == -EACCES && strstr(err, want)) : rc)
+		tap_diag(err);
+}
+
+int main(void)
+{
+	struct perfctr_modtab t;
+	const int P = PERFCTR_SCOPE_PROCESS, C = PERFCTR_SCOPE_CPU,
+		T = PERFCTR_SCOPE_THREAD;
+
+	t = tab("stapusr");
+	ok(perfctr_priv__applies(&t, 1000), "stapusr, a user: applies");
+	ok(!perfctr_priv__applies(&t, 0), "stapusr, root: does not apply");
+	t = tab("stapsys");
+	ok(perfctr_priv__applies(&t, 1000), "stapsys, a user: applies");
+	t = tab("stapdev");
+	ok(!perfctr_priv__applies(&t, 1000), "stapdev: does not apply");
+
+	/* Debian's 3: nothing at all for users */
+	expect("stapusr", P, &user_only, 3, 1000,
+	       "kernel.perf_event_paranoid is 3, and any counter needs 2 or "
+	       "less for user 1000 (a stapusr module");
+	expect("stapusr", P, &user_only, 2, 1000, NULL);
+	expect("stapusr", P, &kernel_too, 2, 1000,
+	       "is 2, and counting in kernel mode needs 1 or less");
+	expect("stapusr", P, &kernel_too, 1, 1000, NULL);
+	expect("stapusr", C, &user_only, 1, 1000,
+	       "is 1, and a CPU-wide counter (.cpu, .thread, .multiplex) "
+	       "needs 0 or less");
+	expect("stapsys", T, &user_only, 1, 1000, "a CPU-wide counter");
+	expect("stapusr", C, &kernel_too, 0, 1000, NULL);
+	expect("stapusr", T, &kernel_too, -1, 1000, NULL);
+	expect("stapusr", C, &kernel_too, PERFCTR_PARANOID_UNKNOWN, 1000,
+	       "kernel.perf_event_paranoid cannot be read");
+	/* root, and stapdev modules: anything */
+	expect("stapusr", C, &kernel_too, 3, 0, NULL);
+	expect("stapdev", C, &kernel_too, 3, 1000, NULL);
+
+	test_mkdtemp();
+	test_write("proc/sys/kernel/perf_event_paranoid", "2\n");
+	is_int(perfctr_paranoid__read(test_path("proc")), 2,
+	       "perf_event_paranoid read from PROC/sys/kernel");
+	is_int(perfctr_paranoid__read(test_path("none")),
+	       PERFCTR_PARANOID_UNKNOWN, "absent: unknown");
+	test_write("proc/sys/kernel/perf_event_paranoid", "x\n");
+	is_int(perfctr_paranoid__read(test_path("proc")),
+	       PERFCTR_PARANOID_UNKNOWN, "garbage: unknown");
+	test_cleanup();
+	return tap_done();
+}
