@@ -6,14 +6,14 @@
 #             kernel image (Linux 6.1), staprun and busybox; caches in
 #             build/guest/ARCH.  Nothing here changes it.
 #   trixie    Debian trixie: SystemTap 5.1 and Linux 6.12, from a tree that
-#             debootstrap makes in build/trixie/root (once, about 400 MB,
+#             debootstrap makes in build/trixie/root (once, about 1 GB,
 #             a few minutes): systemtap, gcc, make, linux-headers-amd64,
 #             busybox-static and the -dev packages perfctr-run links.  stap
 #             and gcc run inside it (testsuite/lib/chroot-run); the guest
 #             boots trixie's linux-image (only vmlinuz is unpacked, into
 #             build/trixie/kernel), with trixie's busybox, staprun, stapio
 #             and a perfctr-run built inside the tree.  Caches in
-#             build/trixie/ARCH.  x86_64 only, for now.
+#             build/trixie/ARCH.  x86_64, and arm64 (below).
 #
 # Knobs: GUEST_TRIXIE_MIRROR (http://deb.debian.org/debian).  The host needs
 # debootstrap (scripts/install-deps) and runs as root (chroot, mounts in a
