@@ -78,8 +78,10 @@ static void find_paths(struct paths *p)
 		 here ? ABS_SRCDIR "/runtime" : PKGDATADIR "/runtime");
 	snprintf(p->tapset, sizeof(p->tapset), "%s",
 		 here ? ABS_SRCDIR "/tapset" : PKGDATADIR "/tapset");
+	/* the shim is a patched copy of the configured stap's runtime:
+	 * another stap (STAP_PERFCTR_STAP) never gets it */
 	snprintf(p->compat_runtime, sizeof(p->compat_runtime), "%s",
-		 !NEED_RUNTIME_SHIM ? "" :
+		 !NEED_RUNTIME_SHIM || strcmp(p->real_stap, REAL_STAP) ? "" :
 		 here ? ABS_BUILDDIR "/build/stap-runtime" :
 		 PKGDATADIR "/stap-runtime");
 }
