@@ -81,7 +81,7 @@ arch_x86_64_machine() {
 	ARCH_QEMU_ARGS=(-machine 'pc,accel=tcg' -cpu max)
 	ARCH_CONSOLE=ttyS0
 	ARCH_OUT_TTY=ttyS1
-	ARCH_APPEND="nokaslr"
+	ARCH_APPEND="nokaslr${GUEST_APPEND:+ $GUEST_APPEND}"
 	ARCH_CC=${GUEST_CC:-gcc}
 	ARCH_STAP_OPTS=()
 	ARCH_SYSCALL_PREFIX=__x64_sys_
