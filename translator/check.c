@@ -113,6 +113,14 @@ static int check_scope(const struct model *m, struct counter *c,
 	if (!c->scope_given)
 		c->scope = m->has_target ? PERFCTR_SCOPE_PROCESS :
 			   PERFCTR_SCOPE_CPU;
+	if (counter__samples(c) && m->stapusr) {
+		/* what stap would say, at the generated perf probe */
+		diag__report(d, DIAG_SEMANTIC, c->src, &c->where,
+			     "a sampling perfctr probe is a perf probe, which "
+			     "stap allows only for --privilege=stapsys or "
+			     "stapdev, not stapusr");
+		return 1;
+	}
 	if (counter__samples(c) && (c->mux ||
 				    c->scope == PERFCTR_SCOPE_THREAD)) {
 		diag__report(d, DIAG_SEMANTIC, c->src, &c->where,

@@ -194,6 +194,8 @@ static int analyse(struct frontend *fe)
 
 	model__init(&fe->model, fe->cl.args, fe->cl.nargs);
 	fe->model.has_target = fe->cl.has_target;
+	fe->model.stapusr = fe->cl.privilege &&
+			    !strcmp(fe->cl.privilege, "stapusr");
 	for (i = 0; i < fe->nsrc; i++)
 		errors += parser__run(&fe->src[i], &fe->model, &fe->diag);
 	for (j = 0; j < fe->tapsets.nfiles; j++)

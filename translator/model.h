@@ -97,6 +97,7 @@ struct model {
 	char *const *args;
 	int nargs;
 	int has_target;			/* stap -c CMD or -x PID */
+	int stapusr;			/* --privilege=stapusr */
 };
 
 /* A sampling clause: its probe runs a body, it is not read. */
