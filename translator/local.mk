@@ -82,6 +82,12 @@ testsuite_unit_translator_fake_stap_SOURCES = testsuite/unit/translator/fake-sta
 TESTS += testsuite/unit/translator/frontend.test
 EXTRA_DIST += testsuite/unit/translator/frontend.test
 
+# stap's option table as the configured stap holds it is covered by the
+# front-end's (translator/options.c); run-suite checks each other stack's.
+TESTS += testsuite/unit/translator/stap-options.test
+EXTRA_DIST += testsuite/unit/translator/stap-options.test \
+	testsuite/unit/translator/getopt-dump.c
+
 # --dump-counters and -l/-L 'perfctr...': answered without stap.
 TESTS += testsuite/unit/translator/listing.test
 EXTRA_DIST += testsuite/unit/translator/listing.test

@@ -4,6 +4,9 @@
  * tables of stap 4.8, 5.1 and 5.2 (cmdline.cxx): releases only add
  * options, so the union reads every version's command line correctly;
  * an option a given stap lacks is still rejected by that stap.
+ * testsuite/unit/translator/stap-options.test reads the table out of the
+ * real stap binaries (the configured one; run-suite: each stack's) and
+ * fails when one has an option, or an argument kind, this table lacks.
  */
 #include <errno.h>
 #include <getopt.h>
