@@ -43,6 +43,13 @@
 . "$top_srcdir/testsuite/lib/stack.sh"
 
 arch_setup() {
+	if [ "$GUEST_STACK" = rt ]; then
+		case $1 in
+		x86_64) arch_setup_rt_x86_64 ;;
+		*) die "the rt stack is x86_64 only (not '$1')" ;;
+		esac
+		return
+	fi
 	if [ "$GUEST_STACK" = trixie ]; then
 		case $1 in
 		x86_64) arch_setup_trixie_x86_64 ;;
@@ -203,6 +210,7 @@ arch_missing() {
 	x86_64)
 		command -v "$ARCH_QEMU" >/dev/null || { echo "no $ARCH_QEMU"; return; }
 		if [ "$GUEST_STACK" = trixie ]; then trixie_missing; fi
+		if [ "$GUEST_STACK" = rt ]; then rt_missing; fi
 		;;
 	arm64)
 		for t in "$ARCH_QEMU" "$ARCH_CC" "${ARM64_CROSS}objdump" \
@@ -218,6 +226,12 @@ arch_missing() {
 
 # (dies on failure: call it where set -e is in force, not under || or if)
 arch_fetch() {
+	if [ "$GUEST_STACK" = rt ]; then
+		rt_fetch
+		arch_setup "$ARCH"
+		[ -n "$ARCH_RELEASE" ] || die "no PREEMPT_RT kernel in $RT_ROOT"
+		return 0
+	fi
 	if [ "$GUEST_STACK" = trixie ]; then
 		case $ARCH in
 		arm64) trixie_arm64_fetch ;;

@@ -14,6 +14,12 @@
 #             build/trixie/kernel), with trixie's busybox, staprun, stapio
 #             and a perfctr-run built inside the tree.  Caches in
 #             build/trixie/ARCH.  x86_64, and arm64 (below).
+#   rt        Debian bookworm's PREEMPT_RT kernel (linux-image-rt-amd64's
+#             current release) with this machine's stap 4.8, staprun and
+#             busybox: the image, its headers, the -common-rt headers and
+#             linux-kbuild fetched with a private apt state (sysroot.sh)
+#             into build/rt/root; booted with noirqdebug.  Caches in
+#             build/rt/x86_64.  x86_64 only (the "rt" section below).
 #
 # Knobs: GUEST_TRIXIE_MIRROR (http://deb.debian.org/debian).  The host needs
 # debootstrap (scripts/install-deps) and runs as root (chroot, mounts in a
@@ -43,7 +49,8 @@ stack_apply() {
 		# our front-end runs the tree's stap
 		export STAP_PERFCTR_STAP=$TRIXIE_STAP
 		;;
-	*) die "GUEST_STACK=$GUEST_STACK: not a stack (bookworm, trixie)" ;;
+	rt) rt_apply ;;
+	*) die "GUEST_STACK=$GUEST_STACK: not a stack (bookworm, trixie, rt)" ;;
 	esac
 	export GUEST_STACK
 }
@@ -52,8 +59,8 @@ stack_apply() {
 # GUEST_STACK.  (The scripts' option parsers call it.)
 stack_option() {
 	case $1 in
-	bookworm | trixie) GUEST_STACK=$1 ;;
-	*) die "--stack $1: not a stack (bookworm, trixie)" ;;
+	bookworm | trixie | rt) GUEST_STACK=$1 ;;
+	*) die "--stack $1: not a stack (bookworm, trixie, rt)" ;;
 	esac
 	export GUEST_STACK
 }
@@ -434,4 +441,205 @@ trixie_build_helper() {
 		die "cannot build perfctr-run in the trixie tree"
 	}
 	mv "$ARCH_HELPER.tmp" "$ARCH_HELPER"
+}
+
+# ------------------------------------------------------------ rt
+#
+# Debian bookworm's PREEMPT_RT kernel in the x86_64 guest, built for by this
+# machine's own stap 4.8 (and front-end), with this machine's staprun,
+# busybox and perfctr-run in the guest: only the kernel differs from
+# bookworm.  rt_fetch resolves the current release of linux-image-rt-amd64
+# (6.1.0-57-rt-amd64) with a private apt state (sysroot.sh, bookworm), and
+# downloads linux-image-RELEASE, linux-headers-RELEASE and what the headers
+# depend on (linux-headers-ABI-common-rt, linux-kbuild-6.1) into
+# build/rt/debs; build/rt/root gets the image's vmlinuz and config and the
+# three headers packages whole.  Nothing is installed on the host: the
+# headers' Makefile names the -common-rt tree by its absolute path
+# (`include /usr/src/linux-headers-ABI-common-rt/Makefile`); the unpacked
+# copy names it where it lies in build/rt/root, so the kbuild copy
+# (guest-kernel) and its `source` link, which are made from that line,
+# resolve without a /usr/src link.  The guest boots with noirqdebug: under
+# TCG the RT kernel's threaded 8250 handler is slow enough that the
+# spurious-interrupt detector disables the result port's IRQ ("irq 3:
+# nobody cared").  Remade when build/rt/.stamp (layout, release, packages)
+# does not match, files are missing, or GUEST_RT_RELEASE names another
+# release.  Knobs: GUEST_RT_RELEASE (a release, e.g. 6.1.0-57-rt-amd64;
+# default: what linux-image-rt-amd64 depends on now), and sysroot.sh's
+# mirror knobs.
+
+# bump when rt_fetch_locked changes what it makes: old trees are redone
+RT_LAYOUT=1
+
+rt_apply() {
+	RT_DIR=$top_builddir/build/rt
+	RT_ROOT=$RT_DIR/root
+	# the guest caches: build/rt/ARCH
+	GUEST_ROOT=$RT_DIR
+}
+
+# rt_release: the release build/rt/root holds (empty: none, or made by
+# another layout, or not the one GUEST_RT_RELEASE asks for).
+rt_release() {
+	local stamp rel re="^layout=$RT_LAYOUT release=([^ ]+) packages=[^ ]+\$"
+	stamp=$(cat "$RT_DIR/.stamp" 2>/dev/null || true)
+	[[ $stamp =~ $re ]] || return 0
+	rel=${BASH_REMATCH[1]}
+	[ -z "${GUEST_RT_RELEASE:-}" ] || [ "$GUEST_RT_RELEASE" = "$rel" ] || return 0
+	[ -f "$RT_ROOT/usr/src/linux-headers-$rel/Makefile" ] &&
+		[ -f "$RT_ROOT/boot/vmlinuz-$rel" ] && echo "$rel"
+	return 0
+}
+
+# rt_missing: what this machine lacks for the rt stack (the x86_64 guest's
+# own needs are checked by arch_missing).
+rt_missing() {
+	local t
+	for t in apt-get apt-cache dpkg-deb; do
+		command -v "$t" >/dev/null || { echo "no $t"; return; }
+	done
+	[ -n "$(rt_release)" ] || [ -r "$SYSROOT_KEYRING" ] ||
+		echo "no $SYSROOT_KEYRING (apt-get install debian-archive-keyring)"
+}
+
+arch_setup_rt_x86_64() {
+	ARCH=x86_64
+	ARCH_DIR=$GUEST_ROOT/$ARCH
+	ARCH_RELEASE=$(rt_release)
+	ARCH_HEADERS=$RT_ROOT/usr/src/linux-headers-$ARCH_RELEASE
+	ARCH_VMLINUZ=$RT_ROOT/boot/vmlinuz-$ARCH_RELEASE
+	arch_x86_64_machine
+	[[ " $ARCH_APPEND " == *" noirqdebug "* ]] || ARCH_APPEND+=" noirqdebug"
+	# the guest's user space is this machine's, as on bookworm
+	ARCH_SYSROOT=/
+	ARCH_BUSYBOX=$BUSYBOX
+	ARCH_STAPRUN=$REAL_STAPRUN
+	ARCH_HELPER=$top_builddir/helper/perfctr-run
+	rt_runtime_shim
+}
+
+# rt_runtime_shim: NEED_RUNTIME_SHIM for the rt kernel, decided as
+# configure decides it for the configured kernel but from the rt headers'
+# own declarations (no version table): the compat runtime
+# (compat/make-stap-runtime) where the kernel renamed task_work_cancel()
+# to task_work_cancel_func() and stap's runtime does not know it.
+# guest_runtime_opts (common.sh) then gives stap -R build/stap-runtime.
+# (The shim picks the function at compile time, so where the rt kernel
+# does not need it but the configured one does, the front-end adding it
+# anyway is harmless.)
+rt_runtime_shim() {
+	local kh
+	[ -n "$ARCH_RELEASE" ] || return 0
+	kh=$(rt_common_dir "$ARCH_RELEASE")
+	if ! grep -qs task_work_cancel_func "$STAP_RUNTIME_DIR/stp_task_work.c" &&
+		grep -qs task_work_cancel_func "$kh/include/linux/task_work.h"; then
+		NEED_RUNTIME_SHIM=yes
+	else
+		NEED_RUNTIME_SHIM=no
+	fi
+}
+
+# rt_common_dir RELEASE: the -common-rt half of the headers, as the
+# unpacked Makefile names it.
+rt_common_dir() {
+	sed -n 's|^include \(/.*\)/Makefile$|\1|p' \
+		"$RT_ROOT/usr/src/linux-headers-$1/Makefile" 2>/dev/null
+}
+
+# rt_fetch: make build/rt/root (dies on failure), and the compat runtime
+# when the rt kernel needs it and this build tree has none (a tree
+# configured for a kernel without the rename).
+rt_fetch() {
+	[ -n "$(rt_release)" ] || with_lock "$RT_DIR/lock" rt_fetch_locked
+	ARCH_RELEASE=$(rt_release)
+	rt_runtime_shim
+	if [ "$NEED_RUNTIME_SHIM" = yes ] &&
+		[ ! -f "$top_builddir/build/stap-runtime/stp_task_work.c" ]; then
+		with_lock "$RT_DIR/lock" rt_make_shim
+	fi
+	return 0
+}
+
+rt_make_shim() {
+	[ -f "$top_builddir/build/stap-runtime/stp_task_work.c" ] && return 0
+	log "the rt kernel needs the compat runtime: making build/stap-runtime"
+	"$top_srcdir/compat/make-stap-runtime" "$STAP_RUNTIME_DIR" \
+		"$top_builddir/build/stap-runtime" ||
+		die "cannot make the compat runtime for the rt kernel"
+}
+
+# rt_resolve APT: the release to fetch: GUEST_RT_RELEASE, else the one
+# linux-image-rt-amd64 depends on.
+rt_resolve() {
+	local apt=$1 rel
+	if [ -n "${GUEST_RT_RELEASE:-}" ]; then
+		sysroot_has_package "$apt" "linux-image-$GUEST_RT_RELEASE" ||
+			die "GUEST_RT_RELEASE=$GUEST_RT_RELEASE: no linux-image-$GUEST_RT_RELEASE in the archive"
+		echo "$GUEST_RT_RELEASE"
+		return
+	fi
+	rel=$(sysroot_apt_cache "$apt" depends linux-image-rt-amd64 |
+		sed -n 's/^ *Depends: linux-image-\([^ ]*-rt-amd64\)$/\1/p' |
+		sort -V | tail -n 1)
+	[ -n "$rel" ] || die "no PREEMPT_RT kernel in the archive (linux-image-rt-amd64)"
+	echo "$rel"
+}
+
+# rt_header_deps APT RELEASE: the packages linux-headers-RELEASE needs to
+# build modules: its -common-rt half and linux-kbuild.
+rt_header_deps() {
+	local deps
+	deps=$(sysroot_apt_cache "$1" depends "linux-headers-$2" |
+		sed -n 's/^ *|\{0,1\}Depends: \(linux-headers-[^ ]*-common-rt\|linux-kbuild-[^ ]*\)$/\1/p' |
+		sort -u)
+	if ! grep -q -- '-common-rt$' <<<"$deps" || ! grep -q '^linux-kbuild-' <<<"$deps"; then
+		die "linux-headers-$2: no -common-rt or linux-kbuild dependency (got: $deps)"
+	fi
+	echo "$deps"
+}
+
+rt_fetch_locked() {
+	local apt=$RT_DIR/apt new=$RT_ROOT.new rel pkgs p deb file t0 common hdr
+	[ -n "$(rt_release)" ] && return 0	# another run made it meanwhile
+	t0=$(now)
+	log "fetching Debian bookworm's PREEMPT_RT kernel into $RT_ROOT (once)"
+	GUEST_DEBIAN_SUITE=bookworm sysroot_apt_init "$apt" amd64
+	sysroot_apt_update "$apt"
+	rel=$(rt_resolve "$apt")
+	# shellcheck disable=SC2207 # package names: one word each
+	pkgs=("linux-image-$rel" "linux-headers-$rel" $(rt_header_deps "$apt" "$rel"))
+	mkdir -p "$RT_DIR/debs"
+	# the .debs stay in build/rt/debs: only the versions not there yet
+	# are downloaded (the old ones go)
+	for p in "${pkgs[@]}"; do
+		file=$(sysroot_apt_cache "$apt" show --no-all-versions "$p" |
+			sed -n 's|^Filename: .*/||p' | head -n 1)
+		[ -n "$file" ] || die "no $p in the archive"
+		[ -f "$RT_DIR/debs/$file" ] && continue
+		rm -f "$RT_DIR/debs/${p}"_*.deb
+		sysroot_download "$apt" "$RT_DIR/debs" "$p"
+	done
+	rm -rf "$new"
+	mkdir -p "$new"
+	deb=$(sysroot_deb "$RT_DIR/debs" "linux-image-$rel")
+	dpkg-deb --fsys-tarfile "$deb" |
+		tar -x -C "$new" "./boot/vmlinuz-$rel" "./boot/config-$rel" ||
+		die "cannot unpack the kernel from $deb"
+	for p in "${pkgs[@]:1}"; do
+		sysroot_unpack "$(sysroot_deb "$RT_DIR/debs" "$p")" "$new"
+	done
+	hdr=$new/usr/src/linux-headers-$rel
+	common=$(sed -n 's|^include \(/.*\)/Makefile$|\1|p' "$hdr/Makefile")
+	if [ -z "$common" ] || [ ! -f "$new$common/Makefile" ]; then
+		die "linux-headers-$rel: its Makefile includes '$common', not in the packages"
+	fi
+	# the -common-rt tree where it will lie once $new is renamed
+	sed -i "s|^include $common/Makefile\$|include $RT_ROOT$common/Makefile|" \
+		"$hdr/Makefile"
+	[ -f "$new/usr/src/linux-headers-$rel/scripts/Makefile.build" ] ||
+		die "linux-headers-$rel: scripts/ does not resolve (linux-kbuild)"
+	rm -f "$RT_DIR/.stamp"
+	rm -rf "$RT_ROOT" "$apt"
+	mv "$new" "$RT_ROOT"
+	echo "layout=$RT_LAYOUT release=$rel packages=$(IFS=,; echo "${pkgs[*]}")" >"$RT_DIR/.stamp"
+	log "PREEMPT_RT kernel $rel ready in $RT_ROOT in $(elapsed "$t0")s"
 }
