@@ -4,7 +4,7 @@
 ## build/stap-runtime (give it to stap with -R), installed as
 ## $(pkgdatadir)/stap-runtime.  Without the need, nothing is built.
 
-EXTRA_DIST += compat/make-stap-runtime
+EXTRA_DIST += compat/make-stap-runtime compat/patch-stap51-runtime
 
 compat_runtime_dir = build/stap-runtime
 compat_runtime_stamp = $(compat_runtime_dir)/.stamp
@@ -13,11 +13,14 @@ if NEED_RUNTIME_SHIM
 noinst_DATA += $(compat_runtime_stamp)
 endif
 
-# Made again when the shim or stap's own copy of the patched file changes.
+# Made again when a shim or stap's own copy of a patched file changes.
 $(compat_runtime_stamp): $(srcdir)/compat/make-stap-runtime \
-		$(STAP_RUNTIME_DIR)/stp_task_work.c
+		$(srcdir)/compat/patch-stap51-runtime \
+		$(STAP_RUNTIME_DIR)/stp_task_work.c \
+		$(STAP_RUNTIME_DIR)/transport/transport.c
 	$(AM_V_GEN)$(srcdir)/compat/make-stap-runtime \
-		'$(STAP_RUNTIME_DIR)' $(compat_runtime_dir) && touch $@
+		'$(STAP_RUNTIME_DIR)' $(compat_runtime_dir) '$(KERNEL_BUILD)' && \
+	touch $@
 
 # Hooked in as prerequisites, so other fragments can hook in too.
 install-data-local: install-compat-runtime

@@ -17,8 +17,7 @@ guest_lib_files = \
 	testsuite/lib/guest-init \
 	testsuite/lib/guest-kernel \
 	testsuite/lib/stack.sh \
-	testsuite/lib/chroot-run \
-	testsuite/lib/patch-stap51-runtime
+	testsuite/lib/chroot-run
 guest_prog_files = \
 	testsuite/guest/progs/common.h \
 	testsuite/guest/progs/common.c \

@@ -166,33 +166,19 @@ trixie_version() {
 		sed -n 's/.*(version \([0-9.]*\).*/stap \1/p' | head -n 1
 }
 
-# trixie_make_runtime: stap's runtime as the tree has it, or a patched
-# copy in $TRIXIE_DIR/stap-runtime where it does not work with the tree's
-# kernel, decided from the kernel's own declarations (configure-style, no
-# version table): compat/make-stap-runtime where task_work_cancel() was
-# renamed and the runtime does not know it (stap 4.8; Debian's 5.1-5
-# knows it), testsuite/lib/patch-stap51-runtime where uprobe_unregister()
-# is gone (Linux 6.12) and the runtime does not know (stap 5.1: no
-# module loads without it).  docs/versions.md says why.
+# trixie_make_runtime: stap's runtime as the tree has it, patched for the
+# tree's kernel where it needs it, in $TRIXIE_DIR/stap-runtime: what
+# configure and make do for an installed stap (compat/make-stap-runtime,
+# which decides from the runtime's and the kernel's declarations, no
+# version table: stap 5.1 on Linux 6.12 gets compat/patch-stap51-runtime;
+# Debian's 5.1-5 already knows task_work_cancel_func).  docs/versions.md
+# says why.
 trixie_make_runtime() {
 	local rt=$TRIXIE_ROOT/usr/share/systemtap/runtime out=$TRIXIE_DIR/stap-runtime
 	local kh
 	kh=$(printf '%s\n' "$TRIXIE_ROOT"/usr/src/linux-headers-*-common | sort -V | tail -n 1)
-	rm -rf "$out"
-	if ! grep -q task_work_cancel_func "$rt/stp_task_work.c" &&
-		grep -qs task_work_cancel_func "$kh/include/linux/task_work.h"; then
-		"$top_srcdir/compat/make-stap-runtime" "$rt" "$out" ||
-			die "cannot make the compat runtime for the trixie stap"
-		rt=$out
-	fi
-	if ! grep -q uprobe_unregister_nosync "$rt/transport/transport.c" &&
-		grep -qs uprobe_unregister_nosync "$kh/include/linux/uprobes.h"; then
-		"$top_srcdir/testsuite/lib/patch-stap51-runtime" "$rt" "$out.new" ||
-			die "cannot patch the trixie stap's runtime for its kernel"
-		rm -rf "$out"
-		mv "$out.new" "$out"
-	fi
-	return 0
+	"$top_srcdir/compat/make-stap-runtime" "$rt" "$out" "$kh" ||
+		die "cannot make the trixie stap's runtime for its kernel"
 }
 
 # trixie_runtime_opts: GUEST_RUNTIME_OPTS for the tree's stap: always an
