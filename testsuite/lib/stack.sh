@@ -507,7 +507,8 @@ arch_setup_rt_x86_64() {
 # configure decides it for the configured kernel but from the rt headers'
 # own declarations (no version table): the compat runtime
 # (compat/make-stap-runtime) where the kernel renamed task_work_cancel()
-# to task_work_cancel_func() and stap's runtime does not know it.
+# to task_work_cancel_func(), or has 6.12's uprobes API
+# (uprobe_unregister_nosync), and stap's runtime does not know it.
 # guest_runtime_opts (common.sh) then gives stap -R build/stap-runtime.
 # (The shim picks the function at compile time, so where the rt kernel
 # does not need it but the configured one does, the front-end adding it
@@ -516,8 +517,10 @@ rt_runtime_shim() {
 	local kh
 	[ -n "$ARCH_RELEASE" ] || return 0
 	kh=$(rt_common_dir "$ARCH_RELEASE")
-	if ! grep -qs task_work_cancel_func "$STAP_RUNTIME_DIR/stp_task_work.c" &&
-		grep -qs task_work_cancel_func "$kh/include/linux/task_work.h"; then
+	if { ! grep -qs task_work_cancel_func "$STAP_RUNTIME_DIR/stp_task_work.c" &&
+		grep -qs task_work_cancel_func "$kh/include/linux/task_work.h"; } ||
+		{ ! grep -qs uprobe_unregister_nosync "$STAP_RUNTIME_DIR/transport/transport.c" &&
+		grep -qs uprobe_unregister_nosync "$kh/include/linux/uprobes.h"; }; then
 		NEED_RUNTIME_SHIM=yes
 	else
 		NEED_RUNTIME_SHIM=no
@@ -537,6 +540,7 @@ rt_common_dir() {
 rt_fetch() {
 	[ -n "$(rt_release)" ] || with_lock "$RT_DIR/lock" rt_fetch_locked
 	ARCH_RELEASE=$(rt_release)
+	ARCH_HEADERS=$RT_ROOT/usr/src/linux-headers-$ARCH_RELEASE
 	rt_runtime_shim
 	if [ "$NEED_RUNTIME_SHIM" = yes ] &&
 		[ ! -f "$top_builddir/build/stap-runtime/stp_task_work.c" ]; then
@@ -549,7 +553,7 @@ rt_make_shim() {
 	[ -f "$top_builddir/build/stap-runtime/stp_task_work.c" ] && return 0
 	log "the rt kernel needs the compat runtime: making build/stap-runtime"
 	"$top_srcdir/compat/make-stap-runtime" "$STAP_RUNTIME_DIR" \
-		"$top_builddir/build/stap-runtime" ||
+		"$top_builddir/build/stap-runtime" "$ARCH_HEADERS" ||
 		die "cannot make the compat runtime for the rt kernel"
 }
 
