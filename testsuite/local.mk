@@ -4,7 +4,8 @@
 ## Guest suites, each an automake test: x86_64 (the host's kernel) and
 ## arm64 (Debian's arm64 kernel under qemu-system-aarch64, with a real
 ## PMU) on the bookworm stack; the same two on the trixie stack (stap 5.1,
-## Linux 6.12: testsuite/lib/stack.sh).  Each skips, with the reason, where
+## Linux 6.12); x86_64 on the rt stack (Debian's PREEMPT_RT kernel):
+## testsuite/lib/stack.sh.  Each skips, with the reason, where
 ## this machine lacks what it needs; GUEST_STACKS="bookworm" (a list) runs
 ## only the stacks named.
 
@@ -33,12 +34,14 @@ guest_prog_files = \
 EXTRA_DIST += testsuite/README.md testsuite/guest-run \
 	testsuite/guest/run-suite testsuite/guest/run-suite-arm64 \
 	testsuite/guest/run-suite-trixie testsuite/guest/run-suite-trixie-arm64 \
+	testsuite/guest/run-suite-rt \
 	testsuite/guest/x86_64 testsuite/guest/arm64 \
 	$(guest_lib_files) $(guest_prog_files)
 
 # the slowest first: make -j2 runs two at a time
 TESTS += testsuite/guest/run-suite-trixie-arm64 testsuite/guest/run-suite \
-	testsuite/guest/run-suite-trixie testsuite/guest/run-suite-arm64
+	testsuite/guest/run-suite-trixie testsuite/guest/run-suite-rt \
+	testsuite/guest/run-suite-arm64
 
 # What configure found, for the harness scripts (testsuite/lib/common.sh
 # reads it; a variable set in the environment wins).  HELPER_*: what
