@@ -503,35 +503,23 @@ arch_setup_rt_x86_64() {
 	rt_runtime_shim
 }
 
-# rt_runtime_shim: NEED_RUNTIME_SHIM for the rt kernel, decided as
-# configure decides it for the configured kernel but from the rt headers'
-# own declarations (no version table): the compat runtime
-# (compat/make-stap-runtime) where the kernel renamed task_work_cancel()
-# to task_work_cancel_func(), or has 6.12's uprobes API
+# rt_runtime_shim: NEED_RUNTIME_SHIM for the rt kernel, decided by
+# compat/make-stap-runtime --needs from the rt headers' own declarations
+# (no version table): the compat runtime where the kernel renamed
+# task_work_cancel() to task_work_cancel_func(), or has 6.12's uprobes API
 # (uprobe_unregister_nosync), and stap's runtime does not know it.
 # guest_runtime_opts (common.sh) then gives stap -R build/stap-runtime.
 # (The shim picks the function at compile time, so where the rt kernel
 # does not need it but the configured one does, the front-end adding it
 # anyway is harmless.)
 rt_runtime_shim() {
-	local kh
 	[ -n "$ARCH_RELEASE" ] || return 0
-	kh=$(rt_common_dir "$ARCH_RELEASE")
-	if { ! grep -qs task_work_cancel_func "$STAP_RUNTIME_DIR/stp_task_work.c" &&
-		grep -qs task_work_cancel_func "$kh/include/linux/task_work.h"; } ||
-		{ ! grep -qs uprobe_unregister_nosync "$STAP_RUNTIME_DIR/transport/transport.c" &&
-		grep -qs uprobe_unregister_nosync "$kh/include/linux/uprobes.h"; }; then
+	if [ -n "$("$top_srcdir/compat/make-stap-runtime" --needs \
+		"$STAP_RUNTIME_DIR" "$ARCH_HEADERS")" ]; then
 		NEED_RUNTIME_SHIM=yes
 	else
 		NEED_RUNTIME_SHIM=no
 	fi
-}
-
-# rt_common_dir RELEASE: the -common-rt half of the headers, as the
-# unpacked Makefile names it.
-rt_common_dir() {
-	sed -n 's|^include \(/.*\)/Makefile$|\1|p' \
-		"$RT_ROOT/usr/src/linux-headers-$1/Makefile" 2>/dev/null
 }
 
 # rt_fetch: make build/rt/root (dies on failure), and the compat runtime
