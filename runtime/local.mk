@@ -4,7 +4,8 @@ runtimedir = $(pkgdatadir)/runtime
 dist_runtime_DATA = runtime/perfctr.h runtime/perfctr.c runtime/perfctr_assign.c \
 	runtime/perfctr_cpus.c runtime/perfctr_thread.c \
 	runtime/perfctr_tidmap.c runtime/perfctr_task.c runtime/perfctr_sample.c \
-	runtime/perfctr_priv.c
+	runtime/perfctr_priv.c runtime/perfctr_rearm.c \
+	runtime/perfctr_selftest.c
 
 check_PROGRAMS += testsuite/unit/runtime/test-assign
 TESTS += testsuite/unit/runtime/test-assign

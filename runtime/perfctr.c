@@ -54,6 +54,8 @@ static struct perfctr_slot perfctr_slots[PERFCTR_NDECLARED];
 #include "perfctr_thread.c"
 #include "perfctr_sample.c"
 #include "perfctr_task.c"
+#include "perfctr_rearm.c"
+#include "perfctr_selftest.c"
 
 static const char *perfctr_read_error(unsigned int idx, int rc)
 {
@@ -67,8 +69,6 @@ static const char *perfctr_read_error(unsigned int idx, int rc)
 	case -EAGAIN:
 		return "has not been on the PMU yet on this CPU (.multiplex): "
 		       "no estimate";
-	case -ENOSYS:
-		return "cannot be read: perf_event_read_local() was not found";
 	case -EIO:
 		return "is not counting on this CPU";
 	case -ENOSPC:
@@ -78,10 +78,15 @@ static const char *perfctr_read_error(unsigned int idx, int rc)
 		return "has no room for this thread: the thread table is full "
 		       "(stap -D PERFCTR_THREADS=N)";
 	case -ESRCH:
+		if (perfctr_requests[idx].scope == PERFCTR_SCOPE_THREAD)
+			return "is not counted in this CPU's idle task";
 		return "is not counted in this thread: it is not in the "
 		       ".process target";
 	case -EINVAL:
 		return "has no total: only .process counters have one";
+	case -EBUSY:
+		return "has no total here: this read interrupted a task's exit "
+		       "being counted on this CPU";
 	}
 	return "cannot be read on this CPU";
 }
@@ -103,23 +108,16 @@ static void perfctr_stop(void)
 {
 	if (perfctr_cpus)	/* started: stap's exit has run */
 		perfctr_samples_report();
+	perfctr_selftest_stop();
+	perfctr_rearm_stop();
 	perfctr_tasks_stop();
 	perfctr_threads_stop();
+	perfctr_samples_stop();
 	if (!perfctr_cpus)
 		return;
 	perfctr_cpus_stop();
 	free_percpu(perfctr_cpus);
 	perfctr_cpus = NULL;
-}
-
-static int perfctr_any_mux(void)
-{
-	unsigned int i;
-
-	for (i = 0; i < PERFCTR_NDECLARED; i++)
-		if (perfctr_requests[i].id && perfctr_requests[i].mux)
-			return 1;
-	return 0;
 }
 
 static int perfctr_start_checked(void)
@@ -150,21 +148,16 @@ static int perfctr_start_checked(void)
 	rc = perfctr_priv_check();	/* stapsys, stapusr: perf's rules */
 	if (rc)
 		return rc;
-	perfctr_kernel_read = (perfctr_kernel_read_fn)
-		kallsyms_lookup_name("perf_event_read_local");
-	if (!perfctr_kernel_read && perfctr_any_mux()) {
-		_stp_error("perfctr: .multiplex counters need the kernel's "
-			   "perf_event_read_local(), which was not found\n");
-		return -ENOSYS;
-	}
 	perfctr_cpus = alloc_percpu(struct perfctr_cpu);
 	if (!perfctr_cpus)
 		return -ENOMEM;
-	rc = perfctr_cpus_start();
+	rc = perfctr_samples_start() ?: perfctr_cpus_start();
 	if (!rc)
 		rc = perfctr_threads_start();
 	if (!rc)
 		rc = perfctr_tasks_start();
+	if (!rc)
+		rc = perfctr_selftest_start();
 	if (rc)
 		perfctr_stop();
 	return rc;

@@ -22,6 +22,7 @@
 #include <linux/math64.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
+#include <linux/sched/clock.h>
 #endif
 
 #define PERFCTR_PLM_USER	1u
@@ -72,83 +73,185 @@ int perfctr_assign_parse(char *s, const char *hash,
 
 #ifdef __KERNEL__
 
-/* This CPU's counters, one slot per declared request.  base: what the
- * CPU's earlier counters counted before it went offline (hotplug), so that
- * its counts carry on where they stopped.  dead, want: hotplug work for
- * perfctr_cpus.c, under perfctr_hp_lock. */
+/*
+ * What a CPU's counter of one request reads as: base, what the CPU's
+ * earlier counters counted before it went offline (hotplug), plus ev's
+ * count.  A reader must see one whole pair, never the base of one and
+ * the event of another (that would count the CPU's events twice, or lose
+ * them), and readers run in every context, NMI included.  So each request
+ * has two pairs and cur[] says which one holds: a writer fills the other
+ * and then flips cur.  Every write happens on the CPU itself with IRQs off
+ * (perfctr_cpus.c runs it there through smp_call_function_single), so the
+ * only reader that can see a write half done is an NMI nested in it,
+ * which reads the pair cur still names; program order on one CPU is all
+ * the ordering needed.
+ */
+struct perfctr_pair {
+	struct perf_event *ev;
+	u64 base;
+};
+
+/* This CPU's counters (alloc_percpu), one pair of pairs per request.
+ * gen, want, leaving: CPU hotplug (perfctr_cpus.c). */
 struct perfctr_cpu {
-	struct perf_event *ev[PERFCTR_NDECLARED];
-	u64 base[PERFCTR_NDECLARED];
-	struct perf_event *dead[PERFCTR_NDECLARED];
-	int want;
-	int leaving;	/* going offline: counters gone, counts final */
+	struct perfctr_pair pair[PERFCTR_NDECLARED][2];
+	unsigned char cur[PERFCTR_NDECLARED];
+	unsigned int gen;	/* times this CPU came online */
+	int want;		/* counters the hotplug work must create */
+	int leaving;		/* going offline: counts final, not errors */
 };
 
 static struct perfctr_cpu __percpu *perfctr_cpus;
 
+/* The pair that holds for request idx on this CPU's pc.  IRQs off. */
+static __always_inline const struct perfctr_pair *
+perfctr_pair_now(const struct perfctr_cpu *pc, unsigned int idx)
+{
+	unsigned int c = READ_ONCE(pc->cur[idx]);
+
+	barrier();	/* the pair was written before cur, on this CPU */
+	return &pc->pair[idx][c & 1];
+}
+
+/*
+ * Where a writer's state is half done for a reader that interrupts it.
+ * Tests build with -D PERFCTR_SELFTEST, and a reader runs right there
+ * (perfctr_selftest.c); in every other build PERFCTR_RACE() is nothing.
+ */
+enum {
+	PERFCTR_RACE_PAIR_SET,		/* a CPU's new pair filled, not flipped */
+	PERFCTR_RACE_OFFLINE,		/* a CPU marked leaving */
+	PERFCTR_RACE_SWITCH_OUT,	/* the outgoing half filled */
+	PERFCTR_RACE_SWITCH_IN,		/* flipped; the incoming not on yet */
+	PERFCTR_RACE_THREAD_GONE,	/* a record held, not yet zeroed */
+	PERFCTR_RACE_THREAD_NEW,	/* a record claimed, not yet filled */
+	PERFCTR_RACE_TASK_GONE,		/* totals moving */
+	PERFCTR_RACE_POINTS
+};
+#ifdef PERFCTR_SELFTEST
+static void perfctr_race(unsigned int point);
+#define PERFCTR_RACE(point) perfctr_race(PERFCTR_RACE_##point)
+#else
+#define PERFCTR_RACE(point) do { } while (0)
+#endif
+
+/* A reader found a pinned counter in ERROR state: ask its owner's work
+ * to enable it again (perfctr_rearm.c).  Any context. */
+#define PERFCTR_REARM_CPUS	0
+#define PERFCTR_REARM_TASKS	1
+static void perfctr_rearm_request(unsigned int owner);
+static bool perfctr_rearm_due(unsigned int owner);
+
+/* Is ev counting on this CPU now?  IRQs off. */
+static __always_inline bool perfctr_counting_here(const struct perf_event *ev)
+{
+	return READ_ONCE(ev->state) == PERF_EVENT_STATE_ACTIVE &&
+	       READ_ONCE(ev->oncpu) == smp_processor_id();
+}
+
+/*
+ * ev's count, brought up to date from the PMU when it counts on this CPU
+ * (pmu->read(): the NMI-safe update perf_event_read_local() does too),
+ * else as its last schedule-out, switch or tick left it.  IRQs off, so it
+ * cannot be scheduled out or updated by a PMU interrupt under us.
+ */
+static __always_inline u64 perfctr_event_count(struct perf_event *ev)
+{
+	if (perfctr_counting_here(ev))
+		ev->pmu->read(ev);
+	return local64_read(&ev->count);
+}
+
 /*
  * Reads this CPU's count of request idx.  Any context (probe handlers,
- * NMI included): IRQs go off so the event cannot be scheduled out or
- * updated by a PMU interrupt under us; pmu->read() is the same NMI-safe
- * update perf_event_read_local() does (that function is not exported).
+ * NMI included).  A CPU on its way out still takes interrupts: once perf
+ * has taken its counters off the PMU their counts are final, and those
+ * are the answer, not an error.
  * Returns 0, -ENODEV (no counter on this CPU), -EIO (not counting).
  */
 static __always_inline int perfctr_read_local(unsigned int idx, u64 *val)
 {
-	struct perfctr_cpu *pc = NULL;
-	struct perf_event *ev = NULL;
+	const struct perfctr_cpu *pc;
+	const struct perfctr_pair *p;
+	struct perf_event *ev;
 	unsigned long flags;
 	int rc = 0;
 
+	if (unlikely(!perfctr_cpus))
+		return -ENODEV;
 	local_irq_save(flags);
-	if (likely(perfctr_cpus)) {
-		pc = this_cpu_ptr(perfctr_cpus);
-		ev = READ_ONCE(pc->ev[idx]);
-	}
-	if (unlikely(!ev)) {
-		/* a CPU on its way out still takes interrupts: its final
-		 * count is the answer, not an error */
-		if (pc && READ_ONCE(pc->leaving))
-			*val = pc->base[idx];
-		else
-			rc = -ENODEV;
-	} else if (unlikely(READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE ||
-			  READ_ONCE(ev->oncpu) != smp_processor_id()))
-		rc = -EIO;
+	pc = this_cpu_ptr(perfctr_cpus);
+	p = perfctr_pair_now(pc, idx);
+	ev = READ_ONCE(p->ev);
+	if (likely(ev && perfctr_counting_here(ev)))
+		*val = p->base + perfctr_event_count(ev);
+	else if (READ_ONCE(pc->leaving))
+		*val = p->base + (ev ? local64_read(&ev->count) : 0);
+	else if (!ev)
+		rc = -ENODEV;
 	else {
-		ev->pmu->read(ev);
-		*val = pc->base[idx] + local64_read(&ev->count);
+		rc = -EIO;
+		if (READ_ONCE(ev->state) == PERF_EVENT_STATE_ERROR)
+			perfctr_rearm_request(PERFCTR_REARM_CPUS);
 	}
 	local_irq_restore(flags);
 	return rc;
 }
 
-/*
- * perf_event_read_local(), which also gives the times a counter was
- * enabled and running, is not exported: perfctr_start() finds it through
- * stap's kallsyms_lookup_name().  NMI-safe, no locks (kernel/events/core.c).
- */
-typedef int (*perfctr_kernel_read_fn)(struct perf_event *event, u64 *value,
-				      u64 *enabled, u64 *running);
-static perfctr_kernel_read_fn perfctr_kernel_read;
+/* perf's event_type_t EVENT_TIME (kernel/events/core.c): the context's
+ * clock runs. */
+#define PERFCTR_CTX_EVENT_TIME	0x4
 
-/* Count and times of this CPU's counter idx; any context.  Returns 0,
- * -ENOSYS (no perf_event_read_local), -ENODEV, or the kernel's error. */
+/*
+ * The times ev was enabled and running, as perf_event_read_local()
+ * computes them (calc_timer_values(): the context's time now, from
+ * perf_clock() and the offset perf keeps for lockless readers, then
+ * __perf_update_times()).  That function is not exported, and reaching it
+ * through kallsyms would be an indirect call into a kernel whose IBT seal
+ * removed its ENDBR (Debian trixie amd64: a control-protection fault on
+ * CPUs with IBT).  Our events are their own group leaders and never
+ * cgroup events.  IRQs off; NMI-safe as perf's own.
+ */
+static __always_inline void perfctr_event_times(struct perf_event *ev,
+						u64 *enabled, u64 *running)
+{
+	struct perf_event_context *ctx = READ_ONCE(ev->ctx);
+	int state = READ_ONCE(ev->state);
+	u64 now = 0, delta;
+
+	if (likely(ctx)) {
+		if (smp_load_acquire(&ctx->is_active) & PERFCTR_CTX_EVENT_TIME)
+			now = local_clock() + READ_ONCE(ctx->timeoffset);
+		else
+			now = READ_ONCE(ctx->time);
+	}
+	delta = now - READ_ONCE(ev->tstamp);
+	*enabled = READ_ONCE(ev->total_time_enabled);
+	*running = READ_ONCE(ev->total_time_running);
+	if (state >= PERF_EVENT_STATE_INACTIVE)
+		*enabled += delta;
+	if (state >= PERF_EVENT_STATE_ACTIVE)
+		*running += delta;
+}
+
+/* Count and times of this CPU's counter idx, without its base; any
+ * context.  Returns 0 or -ENODEV. */
 static __always_inline int perfctr_read_times(unsigned int idx, u64 *val,
 					      u64 *enabled, u64 *running)
 {
 	struct perf_event *ev = NULL;
 	unsigned long flags;
-	int rc;
 
-	if (unlikely(!perfctr_kernel_read))
-		return -ENOSYS;
+	if (unlikely(!perfctr_cpus))
+		return -ENODEV;
 	local_irq_save(flags);
-	if (likely(perfctr_cpus))
-		ev = READ_ONCE(this_cpu_ptr(perfctr_cpus)->ev[idx]);
-	rc = ev ? perfctr_kernel_read(ev, val, enabled, running) : -ENODEV;
+	ev = READ_ONCE(perfctr_pair_now(this_cpu_ptr(perfctr_cpus), idx)->ev);
+	if (ev) {
+		*val = perfctr_event_count(ev);
+		perfctr_event_times(ev, enabled, running);
+	}
 	local_irq_restore(flags);
-	return rc;
+	return ev ? 0 : -ENODEV;
 }
 
 /*
@@ -170,26 +273,48 @@ static inline u64 perfctr_scale(u64 count, u64 enabled, u64 running)
 	return q * enabled + (r ? div64_u64(rem * e, r) : 0);
 }
 
-/* A multiplexed counter's estimate: its count scaled by the share of time
- * it was on the PMU.  -EAGAIN when it has not run yet (no estimate). */
-static __always_inline int perfctr_read_scaled(unsigned int idx, u64 *val)
+/* A multiplexed event's estimate: its count scaled by the share of
+ * time it was on the PMU; -EAGAIN when it has not run yet.  IRQs off. */
+static __always_inline int perfctr_event_scaled(struct perf_event *ev,
+						u64 *val)
 {
-	u64 enabled, running;
-	int rc = perfctr_read_times(idx, val, &enabled, &running);
+	u64 count = perfctr_event_count(ev), enabled, running;
 
-	if (unlikely(rc == -ENODEV) &&
-	    READ_ONCE(this_cpu_ptr(perfctr_cpus)->leaving)) {
-		*val = this_cpu_ptr(perfctr_cpus)->base[idx];
-		return 0;	/* as perfctr_read_local() */
-	}
-	if (unlikely(rc))
-		return rc;
+	perfctr_event_times(ev, &enabled, &running);
 	if (unlikely(!running))
 		return -EAGAIN;
-	if (running < enabled)
-		*val = perfctr_scale(*val, enabled, running);
-	*val += this_cpu_ptr(perfctr_cpus)->base[idx];
+	*val = running < enabled ? perfctr_scale(count, enabled, running) :
+	       count;
 	return 0;
+}
+
+/* A .multiplex counter's estimate on this CPU, its base included.  Any
+ * context.  Returns 0, -ENODEV, -EAGAIN (not on the PMU yet: no
+ * estimate). */
+static __always_inline int perfctr_read_scaled(unsigned int idx, u64 *val)
+{
+	const struct perfctr_cpu *pc;
+	const struct perfctr_pair *p;
+	struct perf_event *ev;
+	unsigned long flags;
+	int rc = -ENODEV;
+
+	if (unlikely(!perfctr_cpus))
+		return rc;
+	local_irq_save(flags);
+	pc = this_cpu_ptr(perfctr_cpus);
+	p = perfctr_pair_now(pc, idx);
+	ev = READ_ONCE(p->ev);
+	if (ev)
+		rc = perfctr_event_scaled(ev, val);
+	if (rc && READ_ONCE(pc->leaving)) {
+		*val = 0;	/* as perfctr_read_local() */
+		rc = 0;
+	}
+	if (!rc)
+		*val += p->base;
+	local_irq_restore(flags);
+	return rc;
 }
 
 /* The body of a generated read function: the count, or a catchable

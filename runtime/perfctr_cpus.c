@@ -3,33 +3,45 @@
  * perfctr_cpus.c - each CPU's set of counters, following CPU hotplug.
  *
  * A CPU's counters are created when the module starts and again after the
- * CPU comes back online, and released when it goes offline and when the
- * module stops.  At offline the last count is kept as the CPU's base, so a
- * CPU's counts carry on where they stopped: nothing lost, nothing counted
- * twice.
+ * CPU comes back online; at online the old counter's final count is added
+ * to the CPU's base, so a CPU's counts carry on where they stopped:
+ * nothing lost, nothing counted twice.
+ *
+ * Readers run in every context, NMI included, and on PREEMPT_RT a
+ * spinlock does not keep interrupts out.  So a CPU's (event, base) pairs
+ * change only on the CPU itself, with IRQs off, by one swap that a reader
+ * sees whole or not at all (struct perfctr_pair, perfctr.h): the hotplug
+ * callbacks and the work send it there with smp_call_function_single().
+ * The offline callback changes no pair: it only marks the CPU leaving,
+ * and the counters count on until perf itself takes them off the CPU
+ * (CPUHP_AP_PERF_ONLINE, after ours), which leaves their counts final.
  *
  * Hotplug callbacks run with the CPU hotplug lock held for writing, and
  * releasing an event, or creating a software event (it flips a static
- * key), takes it for reading: both would deadlock there.  So the offline
- * callback only takes the counters out of the CPU's slots (with IRQs off,
- * on the CPU itself, where probes read them), and the online callback
- * creates only the events whose creation takes no such lock (hardware, raw
- * and PMU events, cpu-clock and task-clock: the kernel's hard-lockup
- * watchdog creates its cycles counter there too), before the scheduler
- * puts tasks on the CPU.  A work item releases, and creates the rest,
+ * key), takes it for reading: both would deadlock there.  So the online
+ * callback creates only the events whose creation takes no such lock
+ * (hardware, raw and PMU events, cpu-clock and task-clock: the kernel's
+ * hard-lockup watchdog creates its cycles counter there too) and releases
+ * nothing; a work item releases the old counters and creates the rest,
  * outside the hotplug lock: until it has run, reads of those software
  * counters on a CPU that just came online raise catchable errors.
  *
  * Context: every function here may sleep, except where noted.
  */
+#include <linux/llist.h>
+#include <linux/slab.h>
 
 static atomic_t perfctr_created = ATOMIC_INIT(0);
 static atomic_t perfctr_released = ATOMIC_INIT(0);
 static int perfctr_hp_state;	/* dynamic cpuhp state, 0 when none */
-static DEFINE_SPINLOCK(perfctr_hp_lock);	/* dead[] and want */
-static struct perf_event **perfctr_hp_gone;	/* the work's scratch list */
+static LLIST_HEAD(perfctr_dead);	/* old counters, for the work */
 static void perfctr_hp_work_fn(struct work_struct *work);
 static DECLARE_WORK(perfctr_hp_work, perfctr_hp_work_fn);
+
+struct perfctr_dead {
+	struct llist_node node;
+	struct perf_event *ev;
+};
 
 /* A sampling clause's events are stap's own (its perf probe). */
 static int perfctr_samples(unsigned int idx)
@@ -40,7 +52,8 @@ static int perfctr_samples(unsigned int idx)
 /* .cpu and .thread counters are per CPU; .process ones per task. */
 static int perfctr_per_cpu(unsigned int idx)
 {
-	return perfctr_requests[idx].scope != PERFCTR_SCOPE_PROCESS &&
+	return perfctr_requests[idx].id &&
+	       perfctr_requests[idx].scope != PERFCTR_SCOPE_PROCESS &&
 	       !perfctr_samples(idx);
 }
 
@@ -66,9 +79,17 @@ static void perfctr_attr(const struct perfctr_slot *s,
 	attr->exclude_hv = !!(s->flags & PERFCTR_F_EXCLUDE_HV);
 }
 
-/* One counter on one CPU.  A pinned event that does not fit sits in ERROR
- * state and counts nothing: at start that fails the start (report set). */
-static int perfctr_create_one(unsigned int idx, int cpu, int report)
+static void perfctr_release_event(struct perf_event *ev)
+{
+	perf_event_release_kernel(ev);
+	atomic_inc(&perfctr_released);
+}
+
+/* One counter of request idx on one CPU.  A pinned event that does not
+ * fit sits in ERROR state and counts nothing: at start that fails the
+ * start (report set). */
+static struct perf_event *perfctr_event_new(unsigned int idx, int cpu,
+					    int report)
 {
 	const struct perfctr_request_desc *r = &perfctr_requests[idx];
 	struct perf_event_attr attr;
@@ -81,96 +102,90 @@ static int perfctr_create_one(unsigned int idx, int cpu, int report)
 			_stp_error("perfctr: %s: counter \"%s\" (%s): cannot "
 				   "create it on CPU %d: error %ld\n", r->src,
 				   r->id, r->event, cpu, PTR_ERR(ev));
-		return PTR_ERR(ev);
+		return ev;
 	}
 	atomic_inc(&perfctr_created);
-	WRITE_ONCE(per_cpu_ptr(perfctr_cpus, cpu)->ev[idx], ev);
-	if (!r->mux && READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE) {
-		if (report)
-			_stp_error("perfctr: %s: counter \"%s\" (%s) is not "
-				   "counting on CPU %d (state %d): no free "
-				   "hardware counter for it\n", r->src, r->id,
-				   r->event, cpu, (int)READ_ONCE(ev->state));
-		return -EBUSY;
-	}
-	return 0;
+	return ev;
 }
 
-/* All of this module's counters on one CPU. */
-static int perfctr_cpu_create(int cpu, int report)
+/* The final count of a counter perf has taken off its CPU (or of one
+ * still counting, in an offline that was rolled back).  IRQs off. */
+static u64 perfctr_event_final(struct perf_event *ev, unsigned int idx)
 {
-	unsigned int i;
-	int rc;
+	u64 v = 0;
 
-	for (i = 0; i < PERFCTR_NDECLARED; i++) {
-		if (!perfctr_requests[i].id || !perfctr_per_cpu(i))
-			continue;
-		rc = perfctr_create_one(i, cpu, report);
-		if (rc)
-			return rc;
-	}
-	return 0;
+	if (!perfctr_requests[idx].mux)
+		return perfctr_event_count(ev);
+	return perfctr_event_scaled(ev, &v) ? 0 : v;
 }
 
-static void perfctr_release_event(struct perf_event *ev)
+/* Fills the pair cur does not name and flips cur.  On pc's CPU, IRQs
+ * off (or before any probe exists). */
+static void perfctr_pair_set(struct perfctr_cpu *pc, unsigned int idx,
+			     struct perf_event *ev, u64 base)
 {
-	perf_event_release_kernel(ev);
-	atomic_inc(&perfctr_released);
+	unsigned int n = !(pc->cur[idx] & 1);
+
+	pc->pair[idx][n].ev = ev;
+	pc->pair[idx][n].base = base;
+	PERFCTR_RACE(PAIR_SET);
+	barrier();	/* an NMI sees the new pair only once it is whole */
+	WRITE_ONCE(pc->cur[idx], n);
 }
 
-/* Offline callback, on the CPU going away: each counter's final count
- * becomes the CPU's base; the counters wait in dead[] for the work. */
-static int perfctr_cpu_offline(unsigned int cpu)
+/*
+ * One swap of a CPU's counter idx: the new event (or none) in place of
+ * the old one, whose final count joins the base.  from_work: only into
+ * an empty place, and only in the CPU's online life gen (the event was
+ * created for it), and not while it is leaving.  done says whether it
+ * was made; old is the event it took out.
+ */
+struct perfctr_swap {
+	unsigned int idx, gen;
+	int from_work, done;
+	struct perf_event *ev, *old;
+};
+
+/* smp_call_function_single() target: on the CPU, IRQs off. */
+static void perfctr_swap_here(void *arg)
 {
-	struct perfctr_cpu *pc = per_cpu_ptr(perfctr_cpus, cpu);
-	unsigned long flags;
-	unsigned int i;
-	u64 v;
+	struct perfctr_swap *s = arg;
+	struct perfctr_cpu *pc = this_cpu_ptr(perfctr_cpus);
+	const struct perfctr_pair *p = perfctr_pair_now(pc, s->idx);
 
-	spin_lock_irqsave(&perfctr_hp_lock, flags);
-	for (i = 0; i < PERFCTR_NDECLARED; i++) {
-		struct perf_event *ev = pc->ev[i];
-
-		if (!ev)
-			continue;
-		if ((perfctr_requests[i].mux ? perfctr_read_scaled(i, &v) :
-		     perfctr_read_local(i, &v)) == 0)
-			pc->base[i] = v;
-		WRITE_ONCE(pc->ev[i], NULL);
-		WARN_ON_ONCE(pc->dead[i]);
-		pc->dead[i] = ev;
-	}
-	WRITE_ONCE(pc->leaving, 1);
-	pc->want = 0;
-	spin_unlock_irqrestore(&perfctr_hp_lock, flags);
-	schedule_work(&perfctr_hp_work);
-	return 0;
+	s->old = p->ev;
+	if (s->from_work && (pc->gen != s->gen || pc->leaving || s->old))
+		return;
+	/* still counting: an offline rolled back before perf's own ran */
+	if (s->old && perfctr_counting_here(s->old))
+		return;
+	perfctr_pair_set(pc, s->idx, s->ev,
+			 p->base + (s->old ? perfctr_event_final(s->old, s->idx) : 0));
+	s->done = 1;
 }
 
-/* Takes a CPU's dead counters, and (if it asked) its stale ones: created
- * between our offline callback and perf's own, they were detached. */
-static int perfctr_take_dead(int cpu, struct perf_event **out)
+/* Swaps on cpu; 0 when done, -EAGAIN when the CPU refused it (or is
+ * gone), so that ev is still the caller's. */
+static int perfctr_swap_on(int cpu, struct perfctr_swap *s)
 {
-	struct perfctr_cpu *pc = per_cpu_ptr(perfctr_cpus, cpu);
-	unsigned long flags;
-	unsigned int i;
-	int n = 0, want;
+	s->done = 0;
+	s->old = NULL;
+	if (smp_call_function_single(cpu, perfctr_swap_here, s, 1))
+		return -EAGAIN;
+	return s->done ? 0 : -EAGAIN;
+}
 
-	spin_lock_irqsave(&perfctr_hp_lock, flags);
-	want = pc->want;
-	for (i = 0; i < PERFCTR_NDECLARED; i++) {
-		struct perf_event *ev = pc->ev[i];
+/* An event no reader can hold any more goes to the work for release;
+ * false when there is no memory to note it (the caller keeps it). */
+static bool perfctr_retire(struct perf_event *ev)
+{
+	struct perfctr_dead *d = kmalloc(sizeof(*d), GFP_KERNEL);
 
-		if (want && ev && READ_ONCE(ev->state) <= PERF_EVENT_STATE_OFF) {
-			WRITE_ONCE(pc->ev[i], NULL);
-			out[n++] = ev;
-		}
-		if (pc->dead[i])
-			out[n++] = pc->dead[i];
-		pc->dead[i] = NULL;
-	}
-	spin_unlock_irqrestore(&perfctr_hp_lock, flags);
-	return n;
+	if (!d)
+		return false;
+	d->ev = ev;
+	llist_add(&d->node, &perfctr_dead);
+	return true;
 }
 
 /* Can this request's event be created inside a hotplug callback? */
@@ -184,79 +199,164 @@ static int perfctr_callback_safe(unsigned int idx)
 	       s->config == PERF_COUNT_SW_TASK_CLOCK;
 }
 
-/* Creates what a CPU that came online lacks: from the online callback
- * (in_callback) only what is safe there, from the work the rest. */
-static void perfctr_refill(int cpu, int in_callback)
+/* Offline callback, on the CPU going away: from now on a counter that
+ * is off the PMU reads as its final count (perfctr_read_local). */
+static int perfctr_cpu_offline(unsigned int cpu)
 {
-	struct perfctr_cpu *pc = per_cpu_ptr(perfctr_cpus, cpu);
-	unsigned long flags;
-	unsigned int i;
-	int want;
-
-	spin_lock_irqsave(&perfctr_hp_lock, flags);
-	want = pc->want;
-	if (!in_callback)
-		pc->want = 0;
-	spin_unlock_irqrestore(&perfctr_hp_lock, flags);
-	if (!want)
-		return;
-	for (i = 0; i < PERFCTR_NDECLARED; i++) {
-		if (!perfctr_requests[i].id || !perfctr_per_cpu(i) ||
-		    READ_ONCE(pc->ev[i]) || !cpu_online(cpu) ||
-		    (in_callback && !perfctr_callback_safe(i)))
-			continue;
-		perfctr_create_one(i, cpu, 0);
-		if (!READ_ONCE(pc->ev[i]))
-			printk(KERN_WARNING "perfctr: %s: CPU %d is back online "
-			       "without counter \"%s\": reads there fail\n",
-			       THIS_MODULE->name, cpu, perfctr_requests[i].id);
-	}
+	WRITE_ONCE(per_cpu_ptr(perfctr_cpus, cpu)->leaving, 1);
+	PERFCTR_RACE(OFFLINE);
+	return 0;
 }
 
+/* Online callback, on the CPU coming up, before the scheduler puts tasks
+ * on it: a fresh counter for each request whose creation is safe here,
+ * the old one's count into the base.  The work does the rest. */
 static int perfctr_cpu_online(unsigned int cpu)
 {
-	unsigned long flags;
+	struct perfctr_cpu *pc = per_cpu_ptr(perfctr_cpus, cpu);
+	struct perfctr_swap s = { .from_work = 0 };
+	unsigned int i;
+	int want = 0;
 
-	spin_lock_irqsave(&perfctr_hp_lock, flags);
-	per_cpu_ptr(perfctr_cpus, cpu)->want = 1;
-	spin_unlock_irqrestore(&perfctr_hp_lock, flags);
-	perfctr_refill(cpu, 1);
-	/* from here, a missing counter is an error again */
-	WRITE_ONCE(per_cpu_ptr(perfctr_cpus, cpu)->leaving, 0);
+	WRITE_ONCE(pc->gen, pc->gen + 1);
+	for (i = 0; i < PERFCTR_NDECLARED; i++) {
+		if (!perfctr_per_cpu(i))
+			continue;
+		s.idx = i;
+		s.ev = NULL;
+		if (perfctr_callback_safe(i)) {
+			s.ev = perfctr_event_new(i, cpu, 0);
+			if (IS_ERR(s.ev))
+				s.ev = NULL;
+		}
+		if (perfctr_swap_on(cpu, &s)) {
+			if (s.ev && !perfctr_retire(s.ev))
+				printk(KERN_WARNING "perfctr: %s: out of memory "
+				       "on CPU %d\n", THIS_MODULE->name, cpu);
+			continue;	/* the old one still counts */
+		}
+		if (s.old && !perfctr_retire(s.old))
+			printk(KERN_WARNING "perfctr: %s: leaking a counter of "
+			       "CPU %d: out of memory\n", THIS_MODULE->name, cpu);
+		want |= !s.ev;
+	}
+	WRITE_ONCE(pc->want, want);
+	/* from here, a counter that does not count is an error again */
+	WRITE_ONCE(pc->leaving, 0);
 	schedule_work(&perfctr_hp_work);
 	return 0;
 }
 
-/* The hotplug work: release, wait until no probe can hold a released
- * counter, then create. */
-static void perfctr_hp_work_fn(struct work_struct *work)
+/* The work's part for a CPU that came online: what the callback could
+ * not create. */
+static void perfctr_refill(int cpu)
 {
-	struct perf_event **gone = perfctr_hp_gone;
-	int cpu, n, i;
+	struct perfctr_cpu *pc = per_cpu_ptr(perfctr_cpus, cpu);
+	struct perfctr_swap s = { .from_work = 1 };
+	unsigned int i;
 
-	for_each_possible_cpu(cpu) {
-		n = perfctr_take_dead(cpu, gone);
-		if (n)
-			synchronize_rcu();	/* probes run preempt-off */
-		for (i = 0; i < n; i++)
-			perfctr_release_event(gone[i]);
-		perfctr_refill(cpu, 0);
+	if (!xchg(&pc->want, 0))
+		return;
+	s.gen = READ_ONCE(pc->gen);
+	for (i = 0; i < PERFCTR_NDECLARED; i++) {
+		if (!perfctr_per_cpu(i) || !cpu_online(cpu) ||
+		    READ_ONCE(perfctr_pair_now(pc, i)->ev))	/* a hint */
+			continue;
+		s.idx = i;
+		s.ev = perfctr_event_new(i, cpu, 0);
+		if (IS_ERR(s.ev)) {
+			printk(KERN_WARNING "perfctr: %s: CPU %d is back online "
+			       "without counter \"%s\": reads there fail\n",
+			       THIS_MODULE->name, cpu, perfctr_requests[i].id);
+			continue;
+		}
+		if (perfctr_swap_on(cpu, &s))	/* it has one, or changed */
+			perfctr_release_event(s.ev);	/* never seen */
 	}
 }
 
+/* Pinned counters that could not be scheduled (ERROR state) stay off
+ * until enabled again: try, at most every PERFCTR_REARM_GAP. */
+static void perfctr_cpus_rearm(void)
+{
+	struct perf_event *ev;
+	unsigned int i;
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		struct perfctr_cpu *pc = per_cpu_ptr(perfctr_cpus, cpu);
+
+		for (i = 0; i < PERFCTR_NDECLARED; i++) {
+			if (!perfctr_per_cpu(i))
+				continue;
+			ev = READ_ONCE(perfctr_pair_now(pc, i)->ev);
+			if (ev && READ_ONCE(ev->state) == PERF_EVENT_STATE_ERROR)
+				perf_event_enable(ev);
+		}
+	}
+}
+
+/* Releases the old counters, once no probe can hold them. */
+static void perfctr_release_dead(void)
+{
+	struct llist_node *gone = llist_del_all(&perfctr_dead);
+	struct perfctr_dead *d, *t;
+
+	if (gone)
+		synchronize_rcu();	/* probes run with IRQs or preemption off */
+	llist_for_each_entry_safe(d, t, gone, node) {
+		perfctr_release_event(d->ev);
+		kfree(d);
+	}
+}
+
+/* The hotplug work: release, create what CPUs that came online lack,
+ * re-arm.  Only this work releases counters while the module runs, so
+ * those it looks at stay. */
+static void perfctr_hp_work_fn(struct work_struct *work)
+{
+	int cpu;
+
+	perfctr_release_dead();
+	for_each_possible_cpu(cpu)
+		perfctr_refill(cpu);
+	if (perfctr_rearm_due(PERFCTR_REARM_CPUS))
+		perfctr_cpus_rearm();
+}
+
 /* Counters on every online CPU, then the hotplug callbacks, with CPU
- * hotplug held off in between. */
+ * hotplug held off in between.  No probe runs yet: the pairs are set
+ * directly. */
 static int perfctr_cpus_start(void)
 {
+	struct perf_event *ev;
+	unsigned int i;
 	int cpu, rc = 0;
 
-	perfctr_hp_gone = kcalloc(2 * PERFCTR_NDECLARED, sizeof(*perfctr_hp_gone),
-				  GFP_KERNEL);
-	if (!perfctr_hp_gone)
-		return -ENOMEM;
 	cpus_read_lock();
 	for_each_online_cpu(cpu) {
-		rc = perfctr_cpu_create(cpu, 1);
+		for (i = 0; i < PERFCTR_NDECLARED && !rc; i++) {
+			if (!perfctr_per_cpu(i))
+				continue;
+			ev = perfctr_event_new(i, cpu, 1);
+			if (IS_ERR(ev)) {
+				rc = PTR_ERR(ev);
+				break;
+			}
+			perfctr_pair_set(per_cpu_ptr(perfctr_cpus, cpu), i,
+					 ev, 0);
+			if (!perfctr_requests[i].mux &&
+			    READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE) {
+				_stp_error("perfctr: %s: counter \"%s\" (%s) is "
+					   "not counting on CPU %d (state %d): "
+					   "no free hardware counter for it\n",
+					   perfctr_requests[i].src,
+					   perfctr_requests[i].id,
+					   perfctr_requests[i].event, cpu,
+					   (int)READ_ONCE(ev->state));
+				rc = -EBUSY;
+			}
+		}
 		if (rc)
 			break;
 	}
@@ -282,6 +382,7 @@ static int perfctr_cpus_start(void)
 static void perfctr_cpus_stop(void)
 {
 	struct perfctr_cpu *pc;
+	struct perfctr_pair *p;
 	unsigned int i;
 	int cpu;
 
@@ -289,18 +390,16 @@ static void perfctr_cpus_stop(void)
 		cpuhp_remove_state_nocalls(perfctr_hp_state);
 	perfctr_hp_state = 0;
 	flush_work(&perfctr_hp_work);
+	perfctr_release_dead();
 	for_each_possible_cpu(cpu) {
 		pc = per_cpu_ptr(perfctr_cpus, cpu);
 		for (i = 0; i < PERFCTR_NDECLARED; i++) {
-			if (pc->ev[i])
-				perfctr_release_event(pc->ev[i]);
-			if (pc->dead[i])
-				perfctr_release_event(pc->dead[i]);
-			pc->ev[i] = pc->dead[i] = NULL;
+			p = &pc->pair[i][pc->cur[i] & 1];
+			if (p->ev)
+				perfctr_release_event(p->ev);
+			p->ev = NULL;
 		}
 	}
-	kfree(perfctr_hp_gone);
-	perfctr_hp_gone = NULL;
 	printk(KERN_INFO "perfctr: %s: released %d counters (created %d)\n",
 	       THIS_MODULE->name, atomic_read(&perfctr_released),
 	       atomic_read(&perfctr_created));

@@ -19,7 +19,9 @@
  */
 #ifdef PERFCTR_HAVE_SAMPLES
 
-static DEFINE_PER_CPU(unsigned long [PERFCTR_NDECLARED], perfctr_sample_runs);
+/* body runs per CPU per clause; alloc_percpu(), not DEFINE_PER_CPU: the
+ * kernel's static per-CPU reserve for modules is small and shared */
+static unsigned long __percpu *perfctr_sample_runs;
 /* .process clauses: what each task's event needs (perfctr_task.c) */
 static struct perf_event_attr perfctr_sample_attrs[PERFCTR_NDECLARED];
 static perf_overflow_handler_t perfctr_sample_handler[PERFCTR_NDECLARED];
@@ -30,9 +32,25 @@ static int perfctr_read_total(unsigned int idx, u64 *val);
 
 /* The alias's prologue: one more run of clause idx's body. */
 #define PERFCTR_SAMPLED(idx) do {					\
-	if ((idx) >= 0 && (idx) < PERFCTR_NDECLARED)			\
+	if ((idx) >= 0 && (idx) < PERFCTR_NDECLARED &&			\
+	    likely(perfctr_sample_runs))				\
 		this_cpu_inc(perfctr_sample_runs[(idx)]);		\
 } while (0)
+
+/* Sleepable; at start, before stap's init creates its perf probes. */
+static int perfctr_samples_start(void)
+{
+	perfctr_sample_runs = __alloc_percpu(sizeof(unsigned long) *
+					     PERFCTR_NDECLARED,
+					     __alignof__(unsigned long));
+	return perfctr_sample_runs ? 0 : -ENOMEM;
+}
+
+static void perfctr_samples_stop(void)
+{
+	free_percpu(perfctr_sample_runs);
+	perfctr_sample_runs = NULL;
+}
 
 static void perfctr_sample_attr(unsigned int idx, struct perf_event_attr *a)
 {
@@ -189,7 +207,7 @@ static void perfctr_samples_report(void)
 			continue;
 		runs = 0;
 		for_each_possible_cpu(cpu)
-			runs += per_cpu(perfctr_sample_runs, cpu)[i];
+			runs += per_cpu_ptr(perfctr_sample_runs, cpu)[i];
 		count = perfctr_sample_count(i);
 		if (r->sample)
 			_stp_printf("perfctr: %s: sampling %s: %lu samples, %llu "
@@ -208,6 +226,8 @@ static void perfctr_samples_report(void)
 
 #else /* !PERFCTR_HAVE_SAMPLES */
 #define PERFCTR_SAMPLED(idx) do { } while (0)
+static int perfctr_samples_start(void) { return 0; }
+static void perfctr_samples_stop(void) { }
 static void perfctr_samples_report(void) { }
 static struct perf_event *perfctr_sample_task_event(unsigned int i,
 						   struct task_struct *tsk)

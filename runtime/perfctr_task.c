@@ -34,12 +34,14 @@
 struct perfctr_task {
 	struct perf_event *ev[PERFCTR_NDECLARED];
 	int release;		/* the work releases it after this grace period */
+	int rearm;		/* a read found one in ERROR state */
 };
 
 static struct perfctr_tidmap perfctr_task_ids;
 static struct perfctr_task *perfctr_tasks;
 static atomic64_t perfctr_task_done[PERFCTR_NDECLARED];
 static unsigned int perfctr_task_seq;	/* odd: totals moving */
+static int perfctr_task_seq_cpu;	/* where, while it is odd */
 static DEFINE_RAW_SPINLOCK(perfctr_task_lock);	/* perfctr_task_seq */
 static atomic_t perfctr_task_lost;	/* tasks not counted, or in part */
 static struct stap_task_finder_target perfctr_tgts[PERFCTR_NDECLARED];
@@ -47,16 +49,6 @@ static unsigned int perfctr_ntgts;
 static unsigned char perfctr_req_tgt[PERFCTR_NDECLARED];
 static void perfctr_task_work_fn(struct work_struct *work);
 static DECLARE_WORK(perfctr_task_work, perfctr_task_work_fn);
-
-/* A task counter's count: read from the PMU when it is this CPU's current
- * task's, else as its last switch or tick left it.  IRQs off. */
-static u64 perfctr_task_count(struct perf_event *ev)
-{
-	if (READ_ONCE(ev->state) == PERF_EVENT_STATE_ACTIVE &&
-	    READ_ONCE(ev->oncpu) == smp_processor_id())
-		ev->pmu->read(ev);
-	return local64_read(&ev->count);
-}
 
 /*
  * The current thread's count of .process counter idx.  Any probe context.
@@ -75,17 +67,21 @@ static int perfctr_read_process(unsigned int idx, u64 *val)
 	if (!ev)	/* not followed, or no room when it was found */
 		return atomic_read(&perfctr_task_lost) ? -ENOSPC : -ESRCH;
 	local_irq_save(flags);
-	if (READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE ||
-	    READ_ONCE(ev->oncpu) != smp_processor_id())
+	if (likely(perfctr_counting_here(ev)))
+		*val = perfctr_event_count(ev);
+	else if (READ_ONCE(ev->state) == PERF_EVENT_STATE_ERROR) {
+		rc = -EIO;	/* lost the PMU once: perfctr_rearm.c */
+		WRITE_ONCE(perfctr_tasks[s].rearm, 1);
+		perfctr_rearm_request(PERFCTR_REARM_TASKS);
+	} else
 		rc = -EIO;
-	else
-		*val = perfctr_task_count(ev);
 	local_irq_restore(flags);
 	return rc;
 }
 
 /* One pass over the records: the sum, or -EAGAIN when it raced with a
- * task's exit. */
+ * task's exit, -EBUSY when that exit is the code this read interrupted
+ * (an NMI or interrupt on the same CPU: waiting would never end). */
 static int perfctr_total_once(unsigned int idx, u64 *val)
 {
 	unsigned int seq = READ_ONCE(perfctr_task_seq), s;
@@ -93,7 +89,8 @@ static int perfctr_total_once(unsigned int idx, u64 *val)
 
 	smp_rmb();
 	if (seq & 1)
-		return -EAGAIN;
+		return READ_ONCE(perfctr_task_seq_cpu) == smp_processor_id() ?
+		       -EBUSY : -EAGAIN;
 	sum = atomic64_read(&perfctr_task_done[idx]);
 	for (s = 0; s < perfctr_task_ids.size; s++) {
 		struct perf_event *ev;
@@ -102,7 +99,7 @@ static int perfctr_total_once(unsigned int idx, u64 *val)
 			continue;
 		ev = READ_ONCE(perfctr_tasks[s].ev[idx]);
 		if (ev)
-			sum += perfctr_task_count(ev);
+			sum += perfctr_event_count(ev);
 	}
 	smp_rmb();
 	if (READ_ONCE(perfctr_task_seq) != seq)
@@ -114,8 +111,9 @@ static int perfctr_total_once(unsigned int idx, u64 *val)
 /*
  * Every followed task's count of .process counter idx, live and gone.
  * Any context; costs a pass over the table (PERFCTR_TASKS records).
- * Returns 0, -EAGAIN (raced with exits every time), -ENOSPC (some task
- * could not be counted: the total would be short).
+ * Returns 0, -EAGAIN (raced with exits every time), -EBUSY (interrupted
+ * an exit on this CPU), -ENOSPC (some task could not be counted: the
+ * total would be short).
  */
 static int perfctr_read_total(unsigned int idx, u64 *val)
 {
@@ -207,23 +205,47 @@ static void perfctr_task_gone(struct task_struct *tsk)
 		return;
 	t = &perfctr_tasks[s];
 	raw_spin_lock_irqsave(&perfctr_task_lock, flags);
+	WRITE_ONCE(perfctr_task_seq_cpu, smp_processor_id());
 	WRITE_ONCE(perfctr_task_seq, perfctr_task_seq + 1);
 	smp_wmb();
 	for (i = 0; i < PERFCTR_NDECLARED; i++)
 		if (t->ev[i])
-			atomic64_add(perfctr_task_count(t->ev[i]),
+			atomic64_add(perfctr_event_count(t->ev[i]),
 				     &perfctr_task_done[i]);
 	perfctr_tidmap_put(&perfctr_task_ids, s, 1);
+	PERFCTR_RACE(TASK_GONE);
 	smp_wmb();
 	WRITE_ONCE(perfctr_task_seq, perfctr_task_seq + 1);
 	raw_spin_unlock_irqrestore(&perfctr_task_lock, flags);
 	schedule_work(&perfctr_task_work);
 }
 
-/* Releases the counters of gone tasks once no reader can hold them. */
+/* Enables again the counters reads found in ERROR state. */
+static void perfctr_tasks_rearm(void)
+{
+	unsigned int s, i;
+
+	for (s = 0; s < perfctr_task_ids.size; s++) {
+		struct perfctr_task *t = &perfctr_tasks[s];
+
+		if (!xchg(&t->rearm, 0) || READ_ONCE(perfctr_task_ids.tid[s]) <= 0)
+			continue;
+		for (i = 0; i < PERFCTR_NDECLARED; i++)
+			if (t->ev[i] &&
+			    READ_ONCE(t->ev[i]->state) == PERF_EVENT_STATE_ERROR)
+				perf_event_enable(t->ev[i]);
+	}
+}
+
+/* Releases the counters of gone tasks once no reader can hold them, and
+ * re-arms.  The only place that releases a task's counters while the
+ * module runs, so those it enables stay. */
 static void perfctr_task_work_fn(struct work_struct *work)
 {
 	unsigned int s, i, n = 0;
+
+	if (perfctr_rearm_due(PERFCTR_REARM_TASKS))
+		perfctr_tasks_rearm();
 
 	for (s = 0; s < perfctr_task_ids.size; s++) {
 		if (READ_ONCE(perfctr_task_ids.tid[s]) != PERFCTR_TID_HELD)
@@ -245,6 +267,12 @@ static void perfctr_task_work_fn(struct work_struct *work)
 		memset(t, 0, sizeof(*t));
 		perfctr_tidmap_put(&perfctr_task_ids, s, 0);
 	}
+}
+
+/* perfctr_rearm.c: reads found a counter in ERROR.  Any context but NMI. */
+static void perfctr_tasks_kick(void)
+{
+	schedule_work(&perfctr_task_work);
 }
 
 static int perfctr_task_callback(struct stap_task_finder_target *tgt,
@@ -328,6 +356,7 @@ static void perfctr_tasks_stop(void)
 }
 
 #else /* !PERFCTR_HAVE_PROCESS */
+static void perfctr_tasks_kick(void) { }
 static int perfctr_tasks_start(void) { return 0; }
 static void perfctr_tasks_stop(void) { }
 static int perfctr_read_process(unsigned int idx, u64 *val) { return -ENODEV; }

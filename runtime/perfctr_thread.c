@@ -9,13 +9,25 @@
  * plus what this CPU counted since it came in, so migrations do not matter:
  * a thread always comes in through a switch on its new CPU.  A thread's
  * count starts when it is first seen (its first switch, or first read,
- * after the module started).
+ * after the module started).  Time a thread spends on a CPU whose counter
+ * cannot be read at its switch-in (not re-created yet after CPU hotplug,
+ * or not counting) is not in its count, and its reads fail until its
+ * next switch-in finds the counter counting.
  *
  * Records live in a table allocated at start (PERFCTR_THREADS entries,
  * stap -D PERFCTR_THREADS=N), found through perfctr_tidmap.c; only the CPU
  * a thread runs on touches its record.  A thread that finds no slot is not
  * counted and its reads raise an error; a thread's last switch (it has
  * exited) frees its slot, so reads in its exit probes still see it.
+ *
+ * Readers run in any context, NMI included, and one can interrupt the
+ * switch that is taking its own thread out.  So the outgoing thread's
+ * record is updated by filling the half cur does not name and flipping
+ * cur (as struct perfctr_pair in perfctr.h): a nested reader sees the
+ * record before the switch or after it, never half of it.  Readers never
+ * write a record that exists; a record is zeroed before its slot is
+ * freed, so one just claimed reads as zero until its creator has filled
+ * it.
  */
 #ifdef PERFCTR_NTHREAD
 
@@ -28,72 +40,117 @@
 #define PERFCTR_THREADS 4096
 #endif
 
-struct perfctr_thread {
-	int on;				/* running: start[] is valid */
-	int broken;			/* a switch could not read its CPU */
+/* start[k] when counter k could not be read at the switch-in */
+#define PERFCTR_NO_START	U64_MAX
+
+struct perfctr_thread_half {
 	u64 acc[PERFCTR_NTHREAD];
 	u64 start[PERFCTR_NTHREAD];
+	unsigned int on;	/* running: start[] is its switch-in */
+};
+
+struct perfctr_thread {
+	unsigned int cur;	/* the half that holds */
+	struct perfctr_thread_half h[2];
 };
 
 static struct perfctr_tidmap perfctr_thread_ids;
 static struct perfctr_thread *perfctr_threads;
+static unsigned int perfctr_thread_req[PERFCTR_NTHREAD];	/* slot -> idx */
 static struct tracepoint *perfctr_tp_switch;
 static int perfctr_tp_registered;
 
-/* The record of tid, claiming one when create is set; NULL when there is
- * none (or no room). */
-static struct perfctr_thread *perfctr_thread_find(int tid, int create)
+/* The record of tid, claiming one when create is set (*fresh: claimed
+ * now, all zero); NULL when there is none (or no room). */
+static struct perfctr_thread *perfctr_thread_find(int tid, int create,
+						  int *fresh)
 {
-	int fresh, s = perfctr_tidmap_get(&perfctr_thread_ids, tid, create,
-					  &fresh);
-	struct perfctr_thread *t;
+	int s = perfctr_tidmap_get(&perfctr_thread_ids, tid, create, fresh);
 
-	if (s < 0)
-		return NULL;
-	t = &perfctr_threads[s];
-	if (fresh)
-		memset(t, 0, sizeof(*t));
-	return t;
+	return s < 0 ? NULL : &perfctr_threads[s];
 }
 
-/* This CPU's count of every .thread counter, in slot order.  IRQs off. */
-static int perfctr_thread_counts(u64 *v)
+static struct perfctr_thread_half *perfctr_thread_now(struct perfctr_thread *t)
 {
-	unsigned int i;
-	int rc = 0;
+	unsigned int c = READ_ONCE(t->cur);
 
-	for (i = 0; i < PERFCTR_NDECLARED; i++)
-		if (perfctr_requests[i].id &&
-		    perfctr_requests[i].scope == PERFCTR_SCOPE_THREAD &&
-		    perfctr_read_local(i, &v[perfctr_requests[i].tslot]))
-			rc = -EIO;
-	return rc;
+	barrier();	/* the half was written before cur, on this CPU */
+	return &t->h[c & 1];
 }
 
-static void perfctr_thread_in(struct perfctr_thread *t, const u64 *v, int ok)
+/* Counter slot k's count on this CPU, or PERFCTR_NO_START.  IRQs off. */
+static u64 perfctr_thread_count(unsigned int k)
 {
-	memcpy(t->start, v, sizeof(t->start));
-	t->on = 1;
-	t->broken |= !ok;
+	u64 v;
+
+	return perfctr_read_local(perfctr_thread_req[k], &v) ?
+	       PERFCTR_NO_START : v;
 }
 
-static void perfctr_thread_out(struct perfctr_thread *t, const u64 *v, int ok)
+/* Thread t comes in on this CPU (or is first seen there): it counts from
+ * now.  Its own record, not read by anyone meanwhile. */
+static void perfctr_thread_in(struct perfctr_thread *t)
 {
+	struct perfctr_thread_half *h = perfctr_thread_now(t);
 	unsigned int k;
 
-	if (t->on)
-		for (k = 0; k < PERFCTR_NTHREAD; k++)
-			t->acc[k] += v[k] - t->start[k];
-	t->on = 0;
-	t->broken |= !ok;
+	for (k = 0; k < PERFCTR_NTHREAD; k++)
+		h->start[k] = perfctr_thread_count(k);
+	barrier();
+	WRITE_ONCE(h->on, 1);
 }
 
+/*
+ * A switch on this CPU: the outgoing thread's record (op, the current
+ * thread's) gets what it counted since it came in, in the half cur does
+ * not name, then cur flips; the incoming one's (np) notes where it
+ * starts.  Each counter is read once.  IRQs off.
+ */
+static void perfctr_thread_switch(struct perfctr_thread *op,
+				  struct perfctr_thread *np)
+{
+	const struct perfctr_thread_half *o = op ? perfctr_thread_now(op) : NULL;
+	struct perfctr_thread_half *out = op ? &op->h[!(op->cur & 1)] : NULL;
+	struct perfctr_thread_half *in = np ? perfctr_thread_now(np) : NULL;
+	unsigned int k;
+	u64 v;
+
+	for (k = 0; k < PERFCTR_NTHREAD; k++) {
+		v = perfctr_thread_count(k);
+		if (out) {
+			out->acc[k] = o->acc[k];
+			if (o->on && v != PERFCTR_NO_START &&
+			    o->start[k] != PERFCTR_NO_START)
+				out->acc[k] += v - o->start[k];
+		}
+		if (in)
+			in->start[k] = v;
+	}
+	if (out) {
+		out->on = 0;
+		PERFCTR_RACE(SWITCH_OUT);
+		barrier();	/* a nested reader flips to the new half whole */
+		WRITE_ONCE(op->cur, !(op->cur & 1));
+	}
+	if (in) {
+		PERFCTR_RACE(SWITCH_IN);
+		barrier();
+		WRITE_ONCE(in->on, 1);
+	}
+}
+
+/* Its last switch: the record is zeroed while no one can find it, then
+ * free for others. */
 static void perfctr_thread_gone(int tid)
 {
 	int fresh, s = perfctr_tidmap_get(&perfctr_thread_ids, tid, 0, &fresh);
 
-	if (s >= 0)
-		perfctr_tidmap_put(&perfctr_thread_ids, s, 0);
+	if (s < 0)
+		return;
+	perfctr_tidmap_put(&perfctr_thread_ids, s, 1);
+	PERFCTR_RACE(THREAD_GONE);
+	memset(&perfctr_threads[s], 0, sizeof(perfctr_threads[s]));
+	perfctr_tidmap_put(&perfctr_thread_ids, s, 0);
 }
 
 /* sched_switch, on this CPU, IRQs off; the idle tasks (pid 0) are not
@@ -106,45 +163,51 @@ static void perfctr_on_switch(void *data, bool preempt,
 #endif
 			      )
 {
-	u64 v[PERFCTR_NTHREAD];
-	int ok = perfctr_thread_counts(v) == 0;
-	struct perfctr_thread *t;
+	struct perfctr_thread *op = NULL, *np = NULL;
+	int fresh;
 
 	/* no record for prev: not counted since we started */
-	if (prev->pid && (t = perfctr_thread_find(prev->pid, 0))) {
-		perfctr_thread_out(t, v, ok);
-		if (prev->exit_state)	/* its last switch: the record goes */
-			perfctr_thread_gone(prev->pid);
-	}
-	if (next->pid && (t = perfctr_thread_find(next->pid, 1)))
-		perfctr_thread_in(t, v, ok);
+	if (prev->pid)
+		op = perfctr_thread_find(prev->pid, 0, &fresh);
+	if (next->pid)
+		np = perfctr_thread_find(next->pid, 1, &fresh);
+	perfctr_thread_switch(op, np);
+	if (op && prev->exit_state)	/* its last switch: the record goes */
+		perfctr_thread_gone(prev->pid);
 }
 
-
 /*
- * The current thread's count of .thread counter idx.  Any probe context.
- * Returns 0, -ENOSPC (no room for the thread), -EIO (a switch could not
- * read its counters, or none on this CPU now).
+ * The current thread's count of .thread counter idx.  Any probe context,
+ * NMI included.  Returns 0, -ENOSPC (no room for the thread), -ESRCH (an
+ * idle task: not a thread anyone counts), -EIO (its counter could not be
+ * read at its switch-in, or cannot be now).
  */
 static int perfctr_read_thread(unsigned int idx, u64 *val)
 {
 	unsigned int k = perfctr_requests[idx].tslot;
+	const struct perfctr_thread_half *h;
 	struct perfctr_thread *t;
 	unsigned long flags;
-	u64 v[PERFCTR_NTHREAD];
-	int rc;
+	int fresh, rc = 0;
+	u64 v = 0;
 
 	local_irq_save(flags);
-	rc = perfctr_thread_counts(v);
-	t = rc ? NULL : perfctr_thread_find(current->pid, 1);
-	if (!rc && !t)
-		rc = -ENOSPC;
-	if (!rc) {
-		if (!t->on)	/* first seen: its count starts now */
-			perfctr_thread_in(t, v, 1);
-		rc = t->broken ? -EIO : 0;
-		*val = t->acc[k] + v[k] - t->start[k];
+	/* an exited thread in its last switch makes no new record */
+	t = perfctr_thread_find(current->pid, !current->exit_state, &fresh);
+	if (t && fresh) {	/* first seen: its count starts now */
+		PERFCTR_RACE(THREAD_NEW);
+		perfctr_thread_in(t);
 	}
+	if (!t)
+		rc = !current->pid ? -ESRCH : current->exit_state ? -EIO :
+		     -ENOSPC;
+	else if (!(h = perfctr_thread_now(t))->on)
+		*val = h->acc[k];	/* inside its own switch-out */
+	else if (h->start[k] == PERFCTR_NO_START ||
+		 perfctr_read_local(idx, &v))
+		rc = -EIO;
+	else
+		*val = h->acc[k] + v - h->start[k];
 	local_irq_restore(flags);
 	return rc;
 }
@@ -158,8 +221,13 @@ static void perfctr_tp_lookup(struct tracepoint *tp, void *priv)
 /* Sleepable; after the per-CPU counters exist. */
 static int perfctr_threads_start(void)
 {
+	unsigned int i;
 	int rc;
 
+	for (i = 0; i < PERFCTR_NDECLARED; i++)
+		if (perfctr_requests[i].id &&
+		    perfctr_requests[i].scope == PERFCTR_SCOPE_THREAD)
+			perfctr_thread_req[perfctr_requests[i].tslot] = i;
 	perfctr_threads = vzalloc(array_size(PERFCTR_THREADS,
 					     sizeof(*perfctr_threads)));
 	if (!perfctr_threads ||

@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perfctr_selftest.c - readers that interrupt the writers, for tests
+ * only (stap -D PERFCTR_SELFTEST; never in a user's module).
+ *
+ * A race between a writer (CPU hotplug, a context switch, a thread's or
+ * task's exit) and a reader that interrupts it (an NMI, an RT hard IRQ)
+ * is open for a few instructions: waiting for one to happen proves
+ * little.  So each writer names the moments where a reader finding its
+ * state half done would go wrong (PERFCTR_RACE), and while the test has
+ * armed them, a reader runs right there: on x86 in a real NMI raised by
+ * a self-IPI (the writer waits for it to be served), elsewhere called in
+ * place, which is what an interrupt at that instruction would run.  The
+ * test's own probes raise more NMIs at random moments
+ * (perfctr_selftest_kick).
+ *
+ * Every read of every counter, from the NMIs and from the test's probes
+ * (perfctr_selftest_read), is checked against the reads that ended
+ * before it began: a per-CPU counter per CPU, a .thread or .process
+ * count per thread, a total per counter; none may be smaller.  The
+ * report says how many reads there were, how many went backwards (the
+ * first one in full), which errors they met, and how often each race
+ * point was served.
+ */
+#ifdef PERFCTR_SELFTEST
+
+#if defined(CONFIG_X86)
+#include <asm/apic.h>
+#include <asm/nmi.h>
+#endif
+
+#define PERFCTR_ST_TIDS		32768	/* threads checked: tid below */
+#define PERFCTR_ST_ERRNOS	32	/* errors counted by errno below */
+
+enum { PERFCTR_ST_CPU, PERFCTR_ST_THREAD, PERFCTR_ST_TASK, PERFCTR_ST_TOTAL,
+       PERFCTR_ST_KINDS };
+
+static const char *const perfctr_st_kind[PERFCTR_ST_KINDS] = {
+	"cpu", "thread", "task", "total"
+};
+
+static const char *const perfctr_race_name[PERFCTR_RACE_POINTS] = {
+	[PERFCTR_RACE_PAIR_SET] = "pair_set",
+	[PERFCTR_RACE_OFFLINE] = "offline",
+	[PERFCTR_RACE_SWITCH_OUT] = "switch_out",
+	[PERFCTR_RACE_SWITCH_IN] = "switch_in",
+	[PERFCTR_RACE_THREAD_GONE] = "thread_gone",
+	[PERFCTR_RACE_THREAD_NEW] = "thread_new",
+	[PERFCTR_RACE_TASK_GONE] = "task_gone",
+};
+
+static int perfctr_st_armed;
+static u64 __percpu *perfctr_st_cpu_last;	/* [PERFCTR_NDECLARED] */
+static u64 *perfctr_st_tid_last;	/* [PERFCTR_ST_TIDS][NDECLARED] */
+static u64 perfctr_st_total_last[PERFCTR_NDECLARED];
+static atomic_t perfctr_st_reads, perfctr_st_back, perfctr_st_nmis;
+static atomic_t perfctr_st_err[PERFCTR_ST_KINDS][PERFCTR_ST_ERRNOS];
+static atomic_t perfctr_st_race[PERFCTR_RACE_POINTS];
+static atomic_t perfctr_st_race_served[PERFCTR_RACE_POINTS];
+static DEFINE_PER_CPU(int, perfctr_st_pending);
+static char perfctr_st_first[160];	/* the first read that went back */
+static atomic_t perfctr_st_first_taken;
+
+/* A read of v, begun when *last was snap: never less than a read that
+ * ended before it.  *last keeps the largest value read. */
+static void perfctr_st_check(u64 *last, u64 snap, u64 v, unsigned int idx,
+			     int kind)
+{
+	u64 old = READ_ONCE(*last), prev;
+
+	atomic_inc(&perfctr_st_reads);
+	if (v < snap) {
+		atomic_inc(&perfctr_st_back);
+		if (!atomic_xchg(&perfctr_st_first_taken, 1))
+			snprintf(perfctr_st_first, sizeof(perfctr_st_first),
+				 "%s read of \"%s\" on CPU %d (pid %d%s): %llu "
+				 "after %llu", perfctr_st_kind[kind],
+				 perfctr_requests[idx].id, smp_processor_id(),
+				 current->pid, in_nmi() ? ", NMI" : "", v, snap);
+	}
+	while (v > old) {
+		prev = cmpxchg64(last, old, v);
+		if (prev == old)
+			break;
+		old = prev;
+	}
+}
+
+static void perfctr_st_error(int kind, int rc)
+{
+	atomic_inc(&perfctr_st_err[kind][min(-rc, PERFCTR_ST_ERRNOS - 1)]);
+}
+
+/* Where the last value of this read is kept; NULL: not checked. */
+static u64 *perfctr_st_last(int kind, unsigned int idx)
+{
+	int tid = current->pid;
+
+	switch (kind) {
+	case PERFCTR_ST_CPU:
+		return this_cpu_ptr(perfctr_st_cpu_last) + idx;
+	case PERFCTR_ST_THREAD:
+	case PERFCTR_ST_TASK:
+		if (tid <= 0 || tid >= PERFCTR_ST_TIDS)
+			return NULL;
+		return &perfctr_st_tid_last[tid * PERFCTR_NDECLARED + idx];
+	}
+	return &perfctr_st_total_last[idx];
+}
+
+static int perfctr_st_do(int kind, unsigned int idx, u64 *v)
+{
+	switch (kind) {
+	case PERFCTR_ST_CPU:
+		return perfctr_requests[idx].mux ? perfctr_read_scaled(idx, v) :
+		       perfctr_read_local(idx, v);
+	case PERFCTR_ST_THREAD:
+		return perfctr_read_thread(idx, v);
+	case PERFCTR_ST_TASK:
+		return perfctr_read_process(idx, v);
+	}
+	return perfctr_read_total(idx, v);
+}
+
+/* One checked read; IRQs off from the snapshot to the check, so only an
+ * NMI can come between. */
+static int perfctr_st_read(int kind, unsigned int idx, u64 *v)
+{
+	unsigned long flags;
+	u64 *last, snap = 0;
+	int rc;
+
+	local_irq_save(flags);
+	last = perfctr_st_last(kind, idx);
+	if (last)
+		snap = READ_ONCE(*last);
+	rc = perfctr_st_do(kind, idx, v);
+	if (rc)
+		perfctr_st_error(kind, rc);
+	else if (last)
+		perfctr_st_check(last, snap, *v, idx, kind);
+	local_irq_restore(flags);
+	return rc;
+}
+
+/* Every counter of the module, as a reader in this context would. */
+static void perfctr_st_read_all(void)
+{
+	unsigned int i;
+	u64 v;
+
+	if (!perfctr_cpus)
+		return;
+	for (i = 0; i < PERFCTR_NDECLARED; i++) {
+		const struct perfctr_request_desc *r = &perfctr_requests[i];
+
+		if (!r->id || perfctr_samples(i))
+			continue;
+		if (r->scope == PERFCTR_SCOPE_PROCESS) {
+			perfctr_st_read(PERFCTR_ST_TASK, i, &v);
+			perfctr_st_read(PERFCTR_ST_TOTAL, i, &v);
+		} else {
+			perfctr_st_read(r->scope == PERFCTR_SCOPE_THREAD ?
+					PERFCTR_ST_THREAD : PERFCTR_ST_CPU, i, &v);
+		}
+	}
+}
+
+#if defined(CONFIG_X86)
+static int perfctr_st_nmi(unsigned int cmd, struct pt_regs *regs)
+{
+	if (!this_cpu_read(perfctr_st_pending))
+		return NMI_DONE;	/* not ours */
+	atomic_inc(&perfctr_st_nmis);
+	perfctr_st_read_all();
+	this_cpu_write(perfctr_st_pending, 0);
+	return NMI_HANDLED;
+}
+
+/* An NMI on this CPU, now; true when it was served before we return. */
+static bool perfctr_st_raise(void)
+{
+	int spins;
+
+	this_cpu_write(perfctr_st_pending, 1);
+	apic->send_IPI_self(NMI_VECTOR);
+	for (spins = 0; spins < 100000; spins++) {
+		if (!this_cpu_read(perfctr_st_pending))
+			return true;
+		cpu_relax();
+	}
+	return false;	/* it comes later, still checked */
+}
+
+static int perfctr_st_nmi_start(void)
+{
+	return register_nmi_handler(NMI_LOCAL, perfctr_st_nmi, 0,
+				    "perfctr_selftest");
+}
+
+static void perfctr_st_nmi_stop(void)
+{
+	unregister_nmi_handler(NMI_LOCAL, "perfctr_selftest");
+}
+#else
+static bool perfctr_st_raise(void) { return false; }
+static int perfctr_st_nmi_start(void) { return 0; }
+static void perfctr_st_nmi_stop(void) { }
+#endif
+
+/* A writer at race point p, IRQs off or not: a reader runs now. */
+static void perfctr_race(unsigned int p)
+{
+	unsigned long flags;
+
+	if (!READ_ONCE(perfctr_st_armed) || p >= PERFCTR_RACE_POINTS)
+		return;
+	atomic_inc(&perfctr_st_race[p]);
+	if (!in_nmi() && perfctr_st_raise()) {
+		atomic_inc(&perfctr_st_race_served[p]);
+		return;
+	}
+	local_irq_save(flags);	/* no NMI here: what one would run */
+	perfctr_st_read_all();
+	local_irq_restore(flags);
+	atomic_inc(&perfctr_st_race_served[p]);
+}
+
+/* From the test's probes: an NMI at a random moment. */
+static void perfctr_selftest_kick(void)
+{
+	if (READ_ONCE(perfctr_st_armed))
+		perfctr_st_raise();
+}
+
+/* From the test's probes: one checked read of counter id, as it is
+ * read there (its scope's read); total: its perfctr_total(). */
+static int perfctr_selftest_read(const char *id, int total, u64 *v)
+{
+	const struct perfctr_request_desc *r = NULL;
+	unsigned int idx;
+
+	for (idx = 0; idx < PERFCTR_NDECLARED && !r; idx++)
+		if (perfctr_requests[idx].id &&
+		    !strcmp(perfctr_requests[idx].id, id))
+			r = &perfctr_requests[idx];
+	if (!r)
+		return -EINVAL;
+	idx = r - perfctr_requests;
+	if (total)
+		return perfctr_st_read(PERFCTR_ST_TOTAL, idx, v);
+	return perfctr_st_read(r->scope == PERFCTR_SCOPE_PROCESS ?
+			       PERFCTR_ST_TASK : r->scope == PERFCTR_SCOPE_THREAD ?
+			       PERFCTR_ST_THREAD : PERFCTR_ST_CPU, idx, v);
+}
+
+/*
+ * An oracle for events the test sees one by one (a sched_switch for
+ * context-switches): the test calls perfctr_selftest_tally() at each,
+ * where the counter counts it exactly once if it is counting at that
+ * moment (its event is on this CPU), and maybe if not (an event created,
+ * not yet in its pair).  So between the first and the last read on a CPU
+ * the counter must grow by at least the events seen while it counted
+ * (live) and at most those plus the others (idle, unread): more is a
+ * count doubled, less one lost.  Per CPU, lock-free: the tracepoint
+ * probe calling it takes no lock stap could fail to get.
+ */
+struct perfctr_st_tally {
+	u64 first, last, live, idle, unread;
+	bool have;
+};
+static DEFINE_PER_CPU(struct perfctr_st_tally, perfctr_st_tally);
+
+static void perfctr_selftest_tally(const char *id)
+{
+	struct perfctr_st_tally *t;
+	const struct perfctr_pair *p;
+	struct perf_event *ev;
+	unsigned long flags;
+	unsigned int idx;
+	bool live;
+	u64 v;
+	int rc;
+
+	for (idx = 0; idx < PERFCTR_NDECLARED; idx++)
+		if (perfctr_requests[idx].id &&
+		    !strcmp(perfctr_requests[idx].id, id))
+			break;
+	if (idx == PERFCTR_NDECLARED || !perfctr_cpus)
+		return;
+	local_irq_save(flags);
+	t = this_cpu_ptr(&perfctr_st_tally);
+	p = perfctr_pair_now(this_cpu_ptr(perfctr_cpus), idx);
+	ev = READ_ONCE(p->ev);
+	live = ev && perfctr_counting_here(ev);
+	rc = perfctr_st_read(PERFCTR_ST_CPU, idx, &v);
+	if (t->have) {
+		if (rc)
+			t->unread++;
+		else if (live)
+			t->live++;
+		else
+			t->idle++;
+	}
+	if (!rc && live) {	/* the window ends at a read that counts */
+		if (!t->have)
+			t->first = v;
+		t->have = true;
+		t->last = v;
+	}
+	local_irq_restore(flags);
+}
+
+/* "ok|FAIL CPU: grew D, L live N idle U unread" for the report */
+static void perfctr_selftest_tally_report(int cpu, char *buf, size_t len)
+{
+	const struct perfctr_st_tally *t = per_cpu_ptr(&perfctr_st_tally, cpu);
+	u64 d = t->last - t->first, more = t->idle + t->unread;
+
+	scnprintf(buf, len, "%s CPU %d: grew %llu, %llu seen counting, %llu "
+		  "not (idle %llu, unread %llu)",
+		  t->have && d >= t->live && d <= t->live + more ? "ok" : "FAIL",
+		  cpu, d, t->live, more, t->idle, t->unread);
+}
+
+/* How often race point name had a reader run at it. */
+static int perfctr_selftest_served(const char *name)
+{
+	int p;
+
+	for (p = 0; p < PERFCTR_RACE_POINTS; p++)
+		if (!strcmp(perfctr_race_name[p], name))
+			return atomic_read(&perfctr_st_race_served[p]);
+	return -1;
+}
+
+static void perfctr_selftest_arm(int on)
+{
+	WRITE_ONCE(perfctr_st_armed, on);
+}
+
+/* "reads R back B nmis N races name=hits/served,... errors kind:errno=n,...
+ * [first: ...]" */
+static void perfctr_selftest_report(char *buf, size_t len)
+{
+	size_t n;
+	int p, k, e;
+
+	n = scnprintf(buf, len, "reads %d back %d nmis %d races",
+		      atomic_read(&perfctr_st_reads),
+		      atomic_read(&perfctr_st_back),
+		      atomic_read(&perfctr_st_nmis));
+	for (p = 0; p < PERFCTR_RACE_POINTS; p++)
+		n += scnprintf(buf + n, len - n, " %s=%d/%d",
+			       perfctr_race_name[p],
+			       atomic_read(&perfctr_st_race[p]),
+			       atomic_read(&perfctr_st_race_served[p]));
+	n += scnprintf(buf + n, len - n, " errors");
+	for (k = 0; k < PERFCTR_ST_KINDS; k++)
+		for (e = 0; e < PERFCTR_ST_ERRNOS; e++)
+			if (atomic_read(&perfctr_st_err[k][e]))
+				n += scnprintf(buf + n, len - n, " %s:%d=%d",
+					       perfctr_st_kind[k], -e,
+					       atomic_read(&perfctr_st_err[k][e]));
+	if (atomic_read(&perfctr_st_first_taken))
+		scnprintf(buf + n, len - n, " first: %s", perfctr_st_first);
+}
+
+/* Sleepable; after the counters exist, before any probe runs. */
+static int perfctr_selftest_start(void)
+{
+	perfctr_st_cpu_last = __alloc_percpu(sizeof(u64) * PERFCTR_NDECLARED,
+					     __alignof__(u64));
+	perfctr_st_tid_last = vzalloc(array_size(PERFCTR_ST_TIDS,
+						 sizeof(u64) * PERFCTR_NDECLARED));
+	if (!perfctr_st_cpu_last || !perfctr_st_tid_last)
+		return -ENOMEM;
+	return perfctr_st_nmi_start();
+}
+
+/* Sleepable; after every probe has finished, before the counters go. */
+static void perfctr_selftest_stop(void)
+{
+	WRITE_ONCE(perfctr_st_armed, 0);
+	perfctr_st_nmi_stop();
+	free_percpu(perfctr_st_cpu_last);
+	vfree(perfctr_st_tid_last);
+	perfctr_st_cpu_last = NULL;
+	perfctr_st_tid_last = NULL;
+}
+
+#else /* !PERFCTR_SELFTEST */
+static int perfctr_selftest_start(void) { return 0; }
+static void perfctr_selftest_stop(void) { }
+#endif
