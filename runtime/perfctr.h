@@ -130,9 +130,12 @@ enum {
 };
 #ifdef PERFCTR_SELFTEST
 static void perfctr_race(unsigned int point);
+static void perfctr_widen(void);
 #define PERFCTR_RACE(point) perfctr_race(PERFCTR_RACE_##point)
+#define PERFCTR_WIDEN() perfctr_widen()
 #else
 #define PERFCTR_RACE(point) do { } while (0)
+#define PERFCTR_WIDEN() do { } while (0)	/* sleepable: a test waits */
 #endif
 
 /* A reader found a pinned counter in ERROR state: ask its owner's work

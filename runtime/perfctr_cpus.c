@@ -257,6 +257,7 @@ static void perfctr_refill(int cpu)
 
 	if (!xchg(&pc->want, 0))
 		return;
+	PERFCTR_WIDEN();	/* tests: a longer time without them */
 	s.gen = READ_ONCE(pc->gen);
 	for (i = 0; i < PERFCTR_NDECLARED; i++) {
 		if (!perfctr_per_cpu(i) || !cpu_online(cpu) ||

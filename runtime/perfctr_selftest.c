@@ -54,6 +54,7 @@ static u64 __percpu *perfctr_st_cpu_last;	/* [PERFCTR_NDECLARED] */
 static u64 *perfctr_st_tid_last;	/* [PERFCTR_ST_TIDS][NDECLARED] */
 static u64 perfctr_st_total_last[PERFCTR_NDECLARED];
 static atomic_t perfctr_st_reads, perfctr_st_back, perfctr_st_nmis;
+static atomic_t perfctr_st_back_kind[PERFCTR_ST_KINDS];
 static atomic_t perfctr_st_err[PERFCTR_ST_KINDS][PERFCTR_ST_ERRNOS];
 static atomic_t perfctr_st_race[PERFCTR_RACE_POINTS];
 static atomic_t perfctr_st_race_served[PERFCTR_RACE_POINTS];
@@ -71,6 +72,7 @@ static void perfctr_st_check(u64 *last, u64 snap, u64 v, unsigned int idx,
 	atomic_inc(&perfctr_st_reads);
 	if (v < snap) {
 		atomic_inc(&perfctr_st_back);
+		atomic_inc(&perfctr_st_back_kind[kind]);
 		if (!atomic_xchg(&perfctr_st_first_taken, 1))
 			snprintf(perfctr_st_first, sizeof(perfctr_st_first),
 				 "%s read of \"%s\" on CPU %d (pid %d%s): %llu "
@@ -226,6 +228,23 @@ static void perfctr_race(unsigned int p)
 	atomic_inc(&perfctr_st_race_served[p]);
 }
 
+/* The hotplug work, before it makes what a CPU that came online lacks:
+ * a test makes that time long (perfctr_selftest_widen_ms). */
+static unsigned int perfctr_st_widen_ms;
+
+static void perfctr_widen(void)
+{
+	unsigned int ms = READ_ONCE(perfctr_st_widen_ms);
+
+	if (READ_ONCE(perfctr_st_armed) && ms)
+		msleep(ms);
+}
+
+static void perfctr_selftest_widen_ms(unsigned int ms)
+{
+	WRITE_ONCE(perfctr_st_widen_ms, ms);
+}
+
 /* From the test's probes: an NMI at a random moment. */
 static void perfctr_selftest_kick(void)
 {
@@ -339,17 +358,72 @@ static void perfctr_selftest_arm(int on)
 	WRITE_ONCE(perfctr_st_armed, on);
 }
 
-/* "reads R back B nmis N races name=hits/served,... errors kind:errno=n,...
- * [first: ...]" */
+/*
+ * The times a .multiplex read scales by (perfctr_event_times()) against
+ * the kernel's own perf_event_read_local(), on this CPU's event for id:
+ * ours just before <= the kernel's <= ours just after, for the count and
+ * both times.  The kernel's function is reached through kallsyms, which
+ * only this test does (no IBT in the emulators).
+ */
+typedef int (*perfctr_st_kread_fn)(struct perf_event *event, u64 *value,
+				   u64 *enabled, u64 *running);
+static perfctr_st_kread_fn perfctr_st_kread;
+static atomic_t perfctr_st_times, perfctr_st_times_bad;
+static char perfctr_st_times_first[200];
+
+static int perfctr_selftest_times(const char *id)
+{
+	u64 c1, e1, r1, ck, ek, rk, c2, e2, r2;
+	struct perf_event *ev;
+	unsigned long flags;
+	unsigned int idx;
+	int rc = -ENODEV;
+
+	for (idx = 0; idx < PERFCTR_NDECLARED; idx++)
+		if (perfctr_requests[idx].id &&
+		    !strcmp(perfctr_requests[idx].id, id))
+			break;
+	if (idx == PERFCTR_NDECLARED || !perfctr_cpus || !perfctr_st_kread)
+		return rc;
+	local_irq_save(flags);
+	ev = READ_ONCE(perfctr_pair_now(this_cpu_ptr(perfctr_cpus), idx)->ev);
+	if (ev) {
+		c1 = perfctr_event_count(ev);
+		perfctr_event_times(ev, &e1, &r1);
+		rc = perfctr_st_kread(ev, &ck, &ek, &rk);
+		c2 = perfctr_event_count(ev);
+		perfctr_event_times(ev, &e2, &r2);
+	}
+	local_irq_restore(flags);
+	if (rc)
+		return rc;
+	atomic_inc(&perfctr_st_times);
+	if (c1 <= ck && ck <= c2 && e1 <= ek && ek <= e2 && r1 <= rk &&
+	    rk <= r2)
+		return 0;
+	if (atomic_inc_return(&perfctr_st_times_bad) == 1)
+		snprintf(perfctr_st_times_first, sizeof(perfctr_st_times_first),
+			 "count %llu/%llu/%llu enabled %llu/%llu/%llu running "
+			 "%llu/%llu/%llu", c1, ck, c2, e1, ek, e2, r1, rk, r2);
+	return 0;
+}
+
+/* "reads R back B nmis N (kind=B ...) races name=hits/served ... errors
+ * kind:errno=n ... times T bad B [(first mismatch)] [first: ...]" */
 static void perfctr_selftest_report(char *buf, size_t len)
 {
 	size_t n;
 	int p, k, e;
 
-	n = scnprintf(buf, len, "reads %d back %d nmis %d races",
+	n = scnprintf(buf, len, "reads %d back %d nmis %d",
 		      atomic_read(&perfctr_st_reads),
 		      atomic_read(&perfctr_st_back),
 		      atomic_read(&perfctr_st_nmis));
+	for (k = 0; k < PERFCTR_ST_KINDS; k++)
+		n += scnprintf(buf + n, len - n, " %s%s=%d", k ? "" : "(",
+			       perfctr_st_kind[k],
+			       atomic_read(&perfctr_st_back_kind[k]));
+	n += scnprintf(buf + n, len - n, ") races");
 	for (p = 0; p < PERFCTR_RACE_POINTS; p++)
 		n += scnprintf(buf + n, len - n, " %s=%d/%d",
 			       perfctr_race_name[p],
@@ -362,6 +436,11 @@ static void perfctr_selftest_report(char *buf, size_t len)
 				n += scnprintf(buf + n, len - n, " %s:%d=%d",
 					       perfctr_st_kind[k], -e,
 					       atomic_read(&perfctr_st_err[k][e]));
+	n += scnprintf(buf + n, len - n, " times %d bad %d",
+		       atomic_read(&perfctr_st_times),
+		       atomic_read(&perfctr_st_times_bad));
+	if (atomic_read(&perfctr_st_times_bad))
+		n += scnprintf(buf + n, len - n, " (%s)", perfctr_st_times_first);
 	if (atomic_read(&perfctr_st_first_taken))
 		scnprintf(buf + n, len - n, " first: %s", perfctr_st_first);
 }
@@ -375,6 +454,8 @@ static int perfctr_selftest_start(void)
 						 sizeof(u64) * PERFCTR_NDECLARED));
 	if (!perfctr_st_cpu_last || !perfctr_st_tid_last)
 		return -ENOMEM;
+	perfctr_st_kread = (perfctr_st_kread_fn)
+		kallsyms_lookup_name("perf_event_read_local");
 	return perfctr_st_nmi_start();
 }
 
