@@ -52,6 +52,7 @@ static const char *const perfctr_race_name[PERFCTR_RACE_POINTS] = {
 static int perfctr_st_armed;
 static u64 __percpu *perfctr_st_cpu_last;	/* [PERFCTR_NDECLARED] */
 static u64 *perfctr_st_tid_last;	/* [PERFCTR_ST_TIDS][NDECLARED] */
+static const void **perfctr_st_tid_owner;	/* the .process event behind it */
 static u64 perfctr_st_total_last[PERFCTR_NDECLARED];
 static atomic_t perfctr_st_reads, perfctr_st_back, perfctr_st_nmis;
 static atomic_t perfctr_st_back_kind[PERFCTR_ST_KINDS];
@@ -124,6 +125,23 @@ static int perfctr_st_do(int kind, unsigned int idx, u64 *v)
 	return perfctr_read_total(idx, v);
 }
 
+/* A .process read is the current thread's own event's count, and an exec
+ * gives the thread a new event that counts from 0: each event is checked
+ * on its own.  The event, or NULL when there is none or it is not a
+ * .process read. */
+static const void *perfctr_st_owner(int kind, unsigned int idx)
+{
+#ifdef PERFCTR_HAVE_PROCESS
+	int fresh, s;
+
+	if (kind == PERFCTR_ST_TASK) {
+		s = perfctr_tidmap_get(&perfctr_task_ids, current->pid, 0, &fresh);
+		return s < 0 ? NULL : READ_ONCE(perfctr_tasks[s].ev[idx]);
+	}
+#endif
+	return NULL;
+}
+
 /* One checked read; IRQs off from the snapshot to the check, so only an
  * NMI can come between. */
 static int perfctr_st_read(int kind, unsigned int idx, u64 *v)
@@ -134,6 +152,16 @@ static int perfctr_st_read(int kind, unsigned int idx, u64 *v)
 
 	local_irq_save(flags);
 	last = perfctr_st_last(kind, idx);
+	if (last && kind == PERFCTR_ST_TASK) {
+		const void **owner = perfctr_st_tid_owner +
+				     (last - perfctr_st_tid_last);
+		const void *ev = perfctr_st_owner(kind, idx);
+
+		if (ev != READ_ONCE(*owner)) {	/* a new event: from 0 */
+			WRITE_ONCE(*owner, ev);
+			WRITE_ONCE(*last, 0);
+		}
+	}
 	if (last)
 		snap = READ_ONCE(*last);
 	rc = perfctr_st_do(kind, idx, v);
@@ -452,7 +480,10 @@ static int perfctr_selftest_start(void)
 					     __alignof__(u64));
 	perfctr_st_tid_last = vzalloc(array_size(PERFCTR_ST_TIDS,
 						 sizeof(u64) * PERFCTR_NDECLARED));
-	if (!perfctr_st_cpu_last || !perfctr_st_tid_last)
+	perfctr_st_tid_owner = vzalloc(array_size(PERFCTR_ST_TIDS,
+						  sizeof(void *) * PERFCTR_NDECLARED));
+	if (!perfctr_st_cpu_last || !perfctr_st_tid_last ||
+	    !perfctr_st_tid_owner)
 		return -ENOMEM;
 	perfctr_st_kread = (perfctr_st_kread_fn)
 		kallsyms_lookup_name("perf_event_read_local");
@@ -466,8 +497,10 @@ static void perfctr_selftest_stop(void)
 	perfctr_st_nmi_stop();
 	free_percpu(perfctr_st_cpu_last);
 	vfree(perfctr_st_tid_last);
+	vfree(perfctr_st_tid_owner);
 	perfctr_st_cpu_last = NULL;
 	perfctr_st_tid_last = NULL;
+	perfctr_st_tid_owner = NULL;
 }
 
 #else /* !PERFCTR_SELFTEST */
