@@ -15,6 +15,8 @@ testsuite_unit_runtime_test_assign_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/runtime -I$(top_srcdir)/testsuite/unit/runtime \
 	-I$(top_srcdir)/testsuite/lib
 
-# The static check that proves reads cannot sleep (testsuite/lib/check-read-path)
-TESTS += testsuite/unit/runtime/read-path.test
-EXTRA_DIST += testsuite/unit/runtime/read-path.test testsuite/lib/check-read-path
+# The static module checks (testsuite/lib/check-read-path, check-percpu,
+# check-ibt; docs/reliability.md "Static checks"), tested on small objects
+TESTS += testsuite/unit/runtime/read-path.test testsuite/unit/runtime/ibt.test
+EXTRA_DIST += testsuite/unit/runtime/read-path.test testsuite/lib/check-read-path \
+	testsuite/unit/runtime/ibt.test testsuite/lib/check-ibt testsuite/lib/check-percpu

@@ -391,7 +391,8 @@ static void perfctr_selftest_arm(int on)
  * the kernel's own perf_event_read_local(), on this CPU's event for id:
  * ours just before <= the kernel's <= ours just after, for the count and
  * both times.  The kernel's function is reached through kallsyms, which
- * only this test does (no IBT in the emulators).
+ * only this test does, and only on a CPU that does not enforce IBT (the
+ * emulators): sealed for IBT, it would fault (testsuite/lib/check-ibt).
  */
 typedef int (*perfctr_st_kread_fn)(struct perf_event *event, u64 *value,
 				   u64 *enabled, u64 *running);
@@ -485,7 +486,11 @@ static int perfctr_selftest_start(void)
 	if (!perfctr_st_cpu_last || !perfctr_st_tid_last ||
 	    !perfctr_st_tid_owner)
 		return -ENOMEM;
-	perfctr_st_kread = (perfctr_st_kread_fn)
+#ifdef CONFIG_X86_KERNEL_IBT
+	if (cpu_feature_enabled(X86_FEATURE_IBT))
+		return perfctr_st_nmi_start();	/* no times check here */
+#endif
+	perfctr_st_kread = (perfctr_st_kread_fn)	/* ibt-guarded: above */
 		kallsyms_lookup_name("perf_event_read_local");
 	return perfctr_st_nmi_start();
 }
