@@ -99,9 +99,11 @@ static const char *perfctr_read_error(unsigned int idx, int rc)
  */
 static noinline __used int perfctr_read_path_check(unsigned int idx, u64 *v)
 {
+	u64 e, r;
+
 	return perfctr_read_local(idx, v) ?: perfctr_read_scaled(idx, v) ?:
 	       perfctr_read_thread(idx, v) ?: perfctr_read_process(idx, v) ?:
-	       perfctr_read_total(idx, v);
+	       perfctr_read_total(idx, v) ?: perfctr_read_times(idx, v, &e, &r);
 }
 
 static void perfctr_stop(void)
