@@ -372,26 +372,10 @@ static void named(const char *name, void *arg)
 		}
 }
 
-static int first_online(const char *sysfs_root)
-{
-	int *cpus, n = perfctr_cpus__online(sysfs_root, &cpus), cpu;
-
-	if (n <= 0)
-		return 0;
-	cpu = cpus[0];
-	free(cpus);
-	return cpu;
-}
-
 int hw_count_run(const struct hw_count_opts *o, FILE *out, FILE *keys)
 {
-	struct perfctr_resolver_opts ro = { .sz = sizeof(ro),
-					    .sysfs_root = o->sysfs_root };
-	struct perfctr_dump_opts dopts = { .sz = sizeof(dopts),
-					   .sysfs_root = o->sysfs_root,
-					   .no_trial = 1 };
 	struct ctx c = { .o = o, .out = out, .keys = keys };
-	struct perfctr_dump *d = NULL;
+	struct perfctr_dump *d;
 	struct names s;
 	size_t i;
 	int err;
@@ -399,17 +383,14 @@ int hw_count_run(const struct hw_count_opts *o, FILE *out, FILE *keys)
 	if (o->iterations < 1 || o->pages < 1 || o->runs < 1)
 		return -EINVAL;
 	c.page = sysconf(_SC_PAGESIZE);
-	c.cpu = first_online(o->sysfs_root);
-	err = perfctr_resolver__new(&ro, &c.r);
+	c.cpu = hw_util_first_online(o->sysfs_root);
+	err = hw_util_machine(o->sysfs_root, &c.r, &d);
 	if (err)
 		return err;
 	for (i = 0; i < ARRAY_SIZE(generic_checks); i++)
 		check_one(&c, &generic_checks[i], c.cpu);
-	err = perfctr_dump__collect(&dopts, &d);
-	if (!err) {
-		s = (struct names){ &c, d, c.cpu };
-		err = perfctr_dump__names(d, named, &s);
-	}
+	s = (struct names){ &c, d, c.cpu };
+	err = perfctr_dump__names(d, named, &s);
 	perfctr_dump__free(d);
 	perfctr_resolver__free(c.r);
 	fprintf(out, "count: %u ok, %u failed, %u skipped\n", c.t.ok,

@@ -108,6 +108,15 @@ const struct perfctr_dump_pmu *hw_util_pmu_of(const struct perfctr_dump *d,
  * none (every CPU). */
 int hw_util_first_cpu(const struct perfctr_dump_pmu *p, int dflt);
 
+/* The first online CPU (0 when sysfs does not say). */
+int hw_util_first_online(const char *sysfs_root);
+
+/* What both probes start from: a resolver and the dump (without its
+ * trial opens: every generic name listed).  Returns 0 or a negative
+ * errno (nothing to free then). */
+int hw_util_machine(const char *sysfs_root, struct perfctr_resolver **r,
+		    struct perfctr_dump **d);
+
 /* Seconds since an arbitrary start (CLOCK_MONOTONIC). */
 double hw_util_now(void);
 

@@ -49,7 +49,6 @@ static const struct {
 };
 
 struct state {
-	const struct hw_trial_opts *o;
 	const struct perfctr_dump *d;
 	struct perfctr_resolver *r;
 	FILE *out;
@@ -173,31 +172,18 @@ static void summary(const struct state *s, FILE *out, FILE *keys)
 
 int hw_trial_run(const struct hw_trial_opts *o, FILE *out, FILE *keys)
 {
-	struct perfctr_resolver_opts ro = { .sz = sizeof(ro),
-					    .sysfs_root = o->sysfs_root };
-	struct perfctr_dump_opts dopts = { .sz = sizeof(dopts),
-					   .sysfs_root = o->sysfs_root,
-					   .no_trial = 1 };
-	struct state s = { .o = o, .out = out };
-	struct perfctr_dump *d = NULL;
-	int *cpus, n, err;
+	struct state s = { .out = out };
+	struct perfctr_dump *d;
+	int err;
 
-	n = perfctr_cpus__online(o->sysfs_root, &cpus);
-	if (n > 0) {
-		s.cpu = cpus[0];
-		free(cpus);
-	}
+	s.cpu = hw_util_first_online(o->sysfs_root);
 	if (o->seconds > 0)
 		s.deadline = hw_util_now() + o->seconds;
-	err = perfctr_resolver__new(&ro, &s.r);
+	err = hw_util_machine(o->sysfs_root, &s.r, &d);
 	if (err)
 		return err;
-	err = perfctr_dump__collect(&dopts, &d);
-	if (!err) {
-		s.d = d;
-		/* no trial in the dump: every generic name is listed */
-		err = perfctr_dump__names(d, one, &s);
-	}
+	s.d = d;
+	err = perfctr_dump__names(d, one, &s);
 	if (!err)
 		summary(&s, out, keys);
 	perfctr_dump__free(d);

@@ -87,6 +87,38 @@ int hw_util_first_cpu(const struct perfctr_dump_pmu *p, int dflt)
 	return end == p->cpus || cpu < 0 ? dflt : (int)cpu;
 }
 
+int hw_util_first_online(const char *sysfs_root)
+{
+	int *cpus, n = perfctr_cpus__online(sysfs_root, &cpus), cpu;
+
+	if (n <= 0)
+		return 0;
+	cpu = cpus[0];
+	free(cpus);
+	return cpu;
+}
+
+int hw_util_machine(const char *sysfs_root, struct perfctr_resolver **r,
+		    struct perfctr_dump **d)
+{
+	struct perfctr_resolver_opts ro = { .sz = sizeof(ro),
+					    .sysfs_root = sysfs_root };
+	struct perfctr_dump_opts dopts = { .sz = sizeof(dopts),
+					   .sysfs_root = sysfs_root,
+					   .no_trial = 1 };
+	int err = perfctr_resolver__new(&ro, r);
+
+	if (err)
+		return err;
+	*d = NULL;
+	err = perfctr_dump__collect(&dopts, d);
+	if (err) {
+		perfctr_resolver__free(*r);
+		*r = NULL;
+	}
+	return err;
+}
+
 double hw_util_now(void)
 {
 	struct timespec ts;
