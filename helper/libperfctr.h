@@ -189,6 +189,14 @@ int perfctr_resolver__resolve(struct perfctr_resolver *r, const char *name,
 			      unsigned int plm, struct perfctr_encoding *enc,
 			      char *err, size_t errlen);
 
+/* The perf_event_attr that opens enc as the module creates it: type,
+ * config*, the exclude bits of flags, pinned unless MULTIPLEX; the rest
+ * zero (the caller adds disabled, read_format...).  Needs
+ * <linux/perf_event.h> where it is called. */
+struct perf_event_attr;
+void perfctr_encoding__attr(const struct perfctr_encoding *enc,
+			    struct perf_event_attr *attr);
+
 /* Opens the encoding as a pinned counter on cpu (pid -1), reads it once
  * and closes it: can this machine count it now?  Returns 0, or a negative
  * errno with the reason in err (no such PMU event, permission under

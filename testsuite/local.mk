@@ -67,6 +67,8 @@ $(guest_config): Makefile
 	  echo ': "$${HELPER_LIB_SOURCES:=$(helper_libperfctr_a_SOURCES)}"'; \
 	  echo ': "$${HELPER_RUN_SOURCES:=$(helper_perfctr_run_SOURCES)}"'; \
 	  echo ': "$${HELPER_LIBS:=$(filter -l%,$(helper_perfctr_run_LDADD))}"'; \
+	  echo ': "$${HWCHECK_SOURCES:=$(testsuite_hw_perfctr_hwcheck_SOURCES)}"'; \
+	  echo ': "$${HWCHECK_LIBS:=$(filter -l%,$(testsuite_hw_perfctr_hwcheck_LDADD))}"'; \
 	} >$@.tmp && mv $@.tmp $@
 
 # The guest caches (kernel build tree, symbols, initramfs, stap's module

@@ -17,6 +17,7 @@
 #   ARCH_SYSROOT         where the guest's staprun, stapio, libraries are
 #   ARCH_BUSYBOX ARCH_STAPRUN  the guest's busybox and staprun (host paths)
 #   ARCH_HELPER          the perfctr-run the guest gets (when it exists)
+#   ARCH_HWCHECK         the perfctr-hwcheck it gets (static; when it exists)
 #   ARCH_SYSCALL_PREFIX  prefix of syscall entry symbols (__x64_sys_getppid)
 #   ARCH_OBJDUMP         objdump that reads this architecture's modules
 # and the functions
@@ -84,8 +85,14 @@ arch_setup_x86_64() {
 # too): QEMU, its channels, the compiler for the programs.
 arch_x86_64_machine() {
 	ARCH_QEMU=${QEMU_X86_64:-qemu-system-x86_64}
-	# TCG only (KVM is not available on the development hosts)
-	ARCH_QEMU_ARGS=(-machine 'pc,accel=tcg' -cpu max)
+	# TCG (the development hosts have no KVM); GUEST_ACCEL=kvm: KVM with
+	# the host's CPU and so its PMU (scripts/hw-check)
+	case ${GUEST_ACCEL:-tcg} in
+	tcg) ARCH_QEMU_ARGS=(-machine 'pc,accel=tcg' -cpu max) ;;
+	kvm) ARCH_QEMU_ARGS=(-machine 'pc,accel=kvm' -cpu host) ;;
+	*) die "GUEST_ACCEL=$GUEST_ACCEL: tcg or kvm" ;;
+	esac
+	ARCH_HWCHECK=$top_builddir/testsuite/hw/perfctr-hwcheck
 	ARCH_CONSOLE=ttyS0
 	ARCH_OUT_TTY=ttyS1
 	ARCH_APPEND="nokaslr${GUEST_APPEND:+ $GUEST_APPEND}"
@@ -166,6 +173,7 @@ arch_arm64_machine() {
 	ARCH_BUSYBOX=$ARCH_SYSROOT/bin/busybox
 	ARCH_STAPRUN=$ARCH_SYSROOT/usr/bin/staprun
 	ARCH_HELPER=$ARCH_DIR/helper/perfctr-run
+	ARCH_HWCHECK=$ARCH_DIR/helper/perfctr-hwcheck
 	ARCH_SYSCALL_PREFIX=__arm64_sys_
 	ARCH_OBJDUMP=${ARM64_CROSS}objdump
 }
@@ -209,6 +217,7 @@ arch_missing() {
 	case $ARCH in
 	x86_64)
 		command -v "$ARCH_QEMU" >/dev/null || { echo "no $ARCH_QEMU"; return; }
+		[ "${GUEST_ACCEL:-tcg}" = tcg ] || [ -w /dev/kvm ] || { echo "no /dev/kvm (GUEST_ACCEL=kvm)"; return; }
 		if [ "$GUEST_STACK" = trixie ]; then trixie_missing; fi
 		if [ "$GUEST_STACK" = rt ]; then rt_missing; fi
 		;;
@@ -394,7 +403,7 @@ arch_guest_files() {
 arch_build_helper() {
 	[ "$GUEST_STACK:$ARCH" = trixie:x86_64 ] && { trixie_build_helper; return 0; }
 	case $ARCH in
-	arm64) arm64_build_helper ;;
+	arm64) arm64_build_helper && arm64_build_hwcheck ;;
 	esac
 	return 0
 }
@@ -444,6 +453,34 @@ arm64_build_helper() {
 		-Wl,-rpath-link,"$ARCH_SYSROOT/usr/lib/aarch64-linux-gnu:$ARCH_SYSROOT/lib/aarch64-linux-gnu" \
 		${HELPER_LIBS:--lpfm -lelf}
 	mv "$ARCH_HELPER.tmp" "$ARCH_HELPER"
+}
+
+# arm64_build_hwcheck: testsuite/hw/perfctr-hwcheck (HWCHECK_SOURCES
+# from config.sh) cross-built static against the sysroot's libraries and
+# the libperfctr.a arm64_build_helper made, as testsuite/hw/local.mk
+# builds it.  A failure leaves the guest without it (the tests that run
+# it say so), never without perfctr-run.
+arm64_build_hwcheck() {
+	local dir=$ARCH_DIR/helper s objs=()
+	[ -f "$dir/libperfctr.a" ] && [ -n "${HWCHECK_SOURCES:-}" ] || return 0
+	for s in $HWCHECK_SOURCES; do
+		[[ $s == *.c ]] || continue
+		objs+=("$top_srcdir/$s")
+	done
+	newer_than "$ARCH_HWCHECK" "${objs[@]}" "$top_srcdir"/testsuite/hw/*.h \
+		"$dir/libperfctr.a" || return 0
+	vlog "cross-building $ARCH_HWCHECK"
+	# (a subshell: arm64_helper_cc dies on failure)
+	# shellcheck disable=SC2086 # HWCHECK_LIBS: words
+	if ( arm64_helper_cc -static -I"$top_srcdir/testsuite/hw" -o "$ARCH_HWCHECK.tmp" \
+		"${objs[@]}" "$dir/libperfctr.a" -L"$ARCH_SYSROOT/usr/lib/aarch64-linux-gnu" \
+		${HWCHECK_LIBS:--lpfm -ljansson} ); then
+		mv "$ARCH_HWCHECK.tmp" "$ARCH_HWCHECK"
+	else
+		rm -f "$ARCH_HWCHECK" "$ARCH_HWCHECK.tmp"
+		log "no perfctr-hwcheck for arm64 (cross-build failed)"
+	fi
+	return 0
 }
 
 # arm64_helper_cc ARGS...: the cross compiler with the helper's flags

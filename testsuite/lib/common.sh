@@ -5,7 +5,7 @@
 #   GUEST_ROOT                $top_builddir/build/guest (all caches live here)
 #   REAL_STAP REAL_STAPRUN STAP_RUNTIME_DIR NEED_RUNTIME_SHIM
 #   KERNEL_BUILD QEMU_X86_64 BUSYBOX HELPER_LIB_SOURCES HELPER_RUN_SOURCES
-#   HELPER_LIBS
+#   HELPER_LIBS HWCHECK_SOURCES HWCHECK_LIBS
 # The configured values come from $GUEST_ROOT/config.sh, which `make`
 # writes (testsuite/local.mk); anything already set in the environment wins,
 # and without the file (a tree not yet configured) the defaults below apply.

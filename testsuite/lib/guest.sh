@@ -94,6 +94,8 @@ guest_base_files() {
 		echo "$ARCH_HELPER /usr/bin/perfctr-run"
 		bin+=("$ARCH_HELPER")
 	fi
+	# static: no libraries
+	[ -x "${ARCH_HWCHECK:-}" ] && echo "$ARCH_HWCHECK /usr/bin/perfctr-hwcheck"
 	libs=$(arch_libs "${bin[@]}")
 	for f in $libs; do
 		echo "$f ${f#"${ARCH_SYSROOT%/}"}"

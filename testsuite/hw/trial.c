@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * trial.c - every event name a script can use here (the generic ones,
+ * the sysfs PMUs', libpfm4's for this CPU), resolved by the library and
+ * trial-opened as perfctr-run opens them: pinned, CPU-wide, on a CPU of
+ * the event's PMU.  Where CPU-wide counters are denied (not root,
+ * perf_event_paranoid), again as a user-mode counter of this task.
+ *
+ * What counts as a failure: a name the library lists but cannot
+ * resolve.  A warning: a name of a PMU the kernel has that it will not
+ * open (absent or rejected): a script that names it is refused at load;
+ * either our encoding is wrong or the event has rules of its own (a
+ * group it must lead, a counter it must have), which the line names.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hwcheck.h"
+
+enum group { G_GENERIC, G_SYSFS, G_LIBPFM4, G_LIBPFM4_NO_PMU, G_N };
+
+static const struct {
+	const char *key, *words;
+} groups[G_N] = {
+	[G_GENERIC] = { "generic", "generic events" },
+	[G_SYSFS] = { "sysfs", "sysfs PMU events" },
+	[G_LIBPFM4] = { "libpfm4", "libpfm4 events of PMUs the kernel has" },
+	[G_LIBPFM4_NO_PMU] = { "libpfm4_no_pmu",
+			       "libpfm4 events of PMUs the kernel does not have" },
+};
+
+enum class { C_OPENS, C_ABSENT, C_REJECTED, C_BUSY, C_DENIED, C_OTHER,
+	     C_UNRESOLVED, C_N };
+
+static const char *const class_words[C_N] = {
+	"opens", "absent", "rejected", "busy", "denied", "other", "unresolved",
+};
+
+/* The kernel's answers, by class. */
+static const struct {
+	int err;
+	enum class cls;
+} answers[] = {
+	{ 0, C_OPENS },
+	{ -ENOENT, C_ABSENT }, { -EOPNOTSUPP, C_ABSENT }, { -ENODEV, C_ABSENT },
+	{ -EINVAL, C_REJECTED },
+	{ -ENOSPC, C_BUSY }, { -EBUSY, C_BUSY },
+	{ -EACCES, C_DENIED }, { -EPERM, C_DENIED },
+};
+
+struct state {
+	const struct perfctr_dump *d;
+	struct perfctr_resolver *r;
+	FILE *out;
+	int cpu;			/* for names without a PMU of their own */
+	double deadline;
+	unsigned int n[G_N][C_N];
+	unsigned int task_only;		/* opened only as this task's counter */
+	unsigned int failed, warned, tried, listed;
+};
+
+static enum class classify(int err)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(answers); i++)
+		if (answers[i].err == err)
+			return answers[i].cls;
+	return C_OTHER;
+}
+
+static enum group group_of(const struct perfctr_dump_pmu *p, const char *name)
+{
+	if (!strstr(name, "::") && !strchr(name, '/'))
+		return G_GENERIC;
+	if (!strstr(name, "::"))
+		return G_SYSFS;
+	return p && p->type != PERFCTR_UNKNOWN ? G_LIBPFM4 : G_LIBPFM4_NO_PMU;
+}
+
+/* CPU-wide; where that is denied, as a user-mode counter of this task:
+ * *as_task 1 when that opens it.  Its refusal replaces the denial only
+ * when it says the kernel has no such event (a PMU without task counters
+ * or mode filters, msr/, rejects it: the denial stands). */
+static int trial(const struct perfctr_encoding *enc, int cpu, int *as_task)
+{
+	struct perfctr_encoding task = *enc;
+	int err = perfctr_encoding__trial_open(enc, cpu, NULL, 0), again;
+
+	*as_task = 0;
+	if (classify(err) != C_DENIED)
+		return err;
+	task.flags |= PERFCTR_F_TRIAL_TASK | PERFCTR_F_EXCLUDE_KERNEL |
+		      PERFCTR_F_EXCLUDE_HV;
+	again = perfctr_encoding__trial_open(&task, cpu, NULL, 0);
+	*as_task = !again;
+	return !again || classify(again) == C_ABSENT ? again : err;
+}
+
+static void one(const char *name, void *arg)
+{
+	struct state *s = arg;
+	const struct perfctr_dump_pmu *p = hw_util_pmu_of(s->d, name);
+	enum group g = group_of(p, name);
+	struct perfctr_encoding enc;
+	char why[512], encs[160];
+	int cpu = hw_util_first_cpu(p, s->cpu), err, as_task, warn;
+	enum class cls;
+
+	s->listed++;
+	if (s->deadline && hw_util_now() > s->deadline)
+		return;
+	s->tried++;
+	err = perfctr_resolver__resolve(s->r, name, 0, &enc, why, sizeof(why));
+	if (err) {
+		s->n[g][C_UNRESOLVED]++;
+		s->failed++;
+		fprintf(s->out, "trial %s: unresolved: %s\n", name, why);
+		return;
+	}
+	err = trial(&enc, cpu, &as_task);
+	cls = classify(err);
+	s->n[g][cls]++;
+	if (cls == C_OPENS && as_task)
+		s->task_only++;
+	warn = g != G_GENERIC && g != G_LIBPFM4_NO_PMU &&
+	       (cls == C_ABSENT || cls == C_REJECTED);
+	s->warned += warn;
+	hw_util_encoding(&enc, encs, sizeof(encs));
+	fprintf(s->out, "trial %s: %s on cpu %d: %s%s%s", name, encs, cpu,
+		class_words[cls], as_task ? " (only as this task's user-mode "
+		"counter: CPU-wide is denied)" : "",
+		warn ? " (warning: a PMU the kernel has)" : "");
+	if (err) {
+		perfctr_trial__explain(err, why, sizeof(why));
+		fprintf(s->out, ": %s", why);
+	}
+	fputc('\n', s->out);
+}
+
+static void summary(const struct state *s, FILE *out, FILE *keys)
+{
+	const char *status = s->failed ? "fail" :
+			     s->warned || s->tried < s->listed ? "warn" : "ok";
+	unsigned int g, c, total;
+
+	for (g = 0; g < G_N; g++) {
+		for (total = 0, c = 0; c < C_N; c++)
+			total += s->n[g][c];
+		fprintf(out, "trial: %s: %u tried", groups[g].words, total);
+		for (c = 0; c < C_N; c++)
+			if (s->n[g][c])
+				fprintf(out, ", %u %s", s->n[g][c], class_words[c]);
+		fputc('\n', out);
+		if (!keys)
+			continue;
+		fprintf(keys, "trial.%s.tried=%u\n", groups[g].key, total);
+		for (c = 0; c < C_N; c++)
+			fprintf(keys, "trial.%s.%s=%u\n", groups[g].key,
+				class_words[c], s->n[g][c]);
+	}
+	fprintf(out, "trial: %u of %u names tried%s, %u failed, %u warnings, "
+		"%u opened only as this task's counter: %s\n", s->tried,
+		s->listed, s->tried < s->listed ? " (out of time)" : "",
+		s->failed, s->warned, s->task_only, status);
+	if (keys)
+		fprintf(keys, "trial.listed=%u\ntrial.tried=%u\ntrial.failed=%u\n"
+			"trial.warnings=%u\ntrial.task_only=%u\ntrial=%s\n",
+			s->listed, s->tried, s->failed, s->warned,
+			s->task_only, status);
+}
+
+int hw_trial_run(const struct hw_trial_opts *o, FILE *out, FILE *keys)
+{
+	struct state s = { .out = out };
+	struct perfctr_dump *d;
+	int err;
+
+	s.cpu = hw_util_first_online(o->sysfs_root);
+	if (o->seconds > 0)
+		s.deadline = hw_util_now() + o->seconds;
+	err = hw_util_machine(o->sysfs_root, &s.r, &d);
+	if (err)
+		return err;
+	s.d = d;
+	err = perfctr_dump__names(d, one, &s);
+	if (!err)
+		summary(&s, out, keys);
+	perfctr_dump__free(d);
+	perfctr_resolver__free(s.r);
+	if (err)
+		return err;
+	return s.failed ? 1 : 0;
+}
