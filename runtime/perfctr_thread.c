@@ -139,6 +139,14 @@ static void perfctr_thread_switch(struct perfctr_thread *op,
 	}
 }
 
+/* Is t in its last switch?  do_task_dead() sets TASK_DEAD just before
+ * it.  (exit_state is set earlier, and an exiting task can still block,
+ * be switched out and run again after that: on PREEMPT_RT it does.) */
+static bool perfctr_task_dead(const struct task_struct *t)
+{
+	return READ_ONCE(t->__state) == TASK_DEAD;
+}
+
 /* Its last switch: the record is zeroed while no one can find it, then
  * free for others. */
 static void perfctr_thread_gone(int tid)
@@ -172,7 +180,7 @@ static void perfctr_on_switch(void *data, bool preempt,
 	if (next->pid)
 		np = perfctr_thread_find(next->pid, 1, &fresh);
 	perfctr_thread_switch(op, np);
-	if (op && prev->exit_state)	/* its last switch: the record goes */
+	if (op && perfctr_task_dead(prev))	/* its last switch */
 		perfctr_thread_gone(prev->pid);
 }
 
@@ -192,15 +200,16 @@ static int perfctr_read_thread(unsigned int idx, u64 *val)
 	u64 v = 0;
 
 	local_irq_save(flags);
-	/* an exited thread in its last switch makes no new record */
-	t = perfctr_thread_find(current->pid, !current->exit_state, &fresh);
+	/* a thread in its last switch makes no new record */
+	t = perfctr_thread_find(current->pid, !perfctr_task_dead(current),
+				&fresh);
 	if (t && fresh) {	/* first seen: its count starts now */
 		PERFCTR_RACE(THREAD_NEW);
 		perfctr_thread_in(t);
 	}
 	if (!t)
-		rc = !current->pid ? -ESRCH : current->exit_state ? -EIO :
-		     -ENOSPC;
+		rc = !current->pid ? -ESRCH :
+		     perfctr_task_dead(current) ? -EIO : -ENOSPC;
 	else if (!(h = perfctr_thread_now(t))->on)
 		*val = h->acc[k];	/* inside its own switch-out */
 	else if (h->start[k] == PERFCTR_NO_START ||
