@@ -120,12 +120,8 @@ void perfctr_modtab__free(struct perfctr_modtab *tab);
 
 /* ------------------------------------------------------------- encodings */
 
-#define PERFCTR_F_EXCLUDE_USER   0x1u
-#define PERFCTR_F_EXCLUDE_KERNEL 0x2u
-#define PERFCTR_F_EXCLUDE_HV     0x4u
-/* Not pinned: the counter time-shares the PMU and reads are scaled
- * estimates.  Set from the request's mux, never by resolution. */
-#define PERFCTR_F_MULTIPLEX      0x8u
+/* The flags (PERFCTR_F_*) are the assignment's: runtime/perfctr_flags.h. */
+#include "perfctr_flags.h"
 /* Trial opens only, never in an assignment: open it as a counter of the
  * calling process (pid 0) on the CPU, not CPU-wide.  perfctr-run tries
  * .process requests so when the user may not open CPU-wide counters. */

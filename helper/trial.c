@@ -13,6 +13,7 @@
 #include <sys/syscall.h>
 #include <linux/perf_event.h>
 #include "internal.h"
+#include "perfctr_attr.h"
 
 #define PARANOID "/proc/sys/kernel/perf_event_paranoid"
 #define PARANOID_UNKNOWN (-100)
@@ -22,16 +23,8 @@ static int open_one(const struct perfctr_encoding *enc, int cpu)
 	struct perf_event_attr a;
 	int fd;
 
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = enc->type;
-	a.config = enc->config;
-	a.config1 = enc->config1;
-	a.config2 = enc->config2;
-	a.exclude_user = !!(enc->flags & PERFCTR_F_EXCLUDE_USER);
-	a.exclude_kernel = !!(enc->flags & PERFCTR_F_EXCLUDE_KERNEL);
-	a.exclude_hv = !!(enc->flags & PERFCTR_F_EXCLUDE_HV);
-	a.pinned = !(enc->flags & PERFCTR_F_MULTIPLEX);
+	perfctr_attr_counter(&a, enc->type, enc->config, enc->config1,
+			     enc->config2, enc->flags);
 	fd = syscall(__NR_perf_event_open, &a,
 		     enc->flags & PERFCTR_F_TRIAL_TASK ? 0 : -1, cpu, -1,
 		     PERF_FLAG_FD_CLOEXEC);

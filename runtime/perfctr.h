@@ -28,11 +28,7 @@
 #define PERFCTR_PLM_KERNEL	2u
 #define PERFCTR_PLM_ALL		3u
 
-#define PERFCTR_F_EXCLUDE_USER		0x1u
-#define PERFCTR_F_EXCLUDE_KERNEL	0x2u
-#define PERFCTR_F_EXCLUDE_HV		0x4u
-#define PERFCTR_F_MULTIPLEX		0x8u
-#define PERFCTR_F_ALL			0xfu
+#include "perfctr_attr.h"	/* the assignment's flags, the attrs */
 
 /* One request as the translator declared it; id == NULL: not in this
  * module (never read, or its clause's %( %) condition was false). */
