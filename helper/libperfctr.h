@@ -25,6 +25,14 @@ enum perfctr_plm {
 	PERFCTR_PLM_HV     = 4,	/* perf's :h; only from a name's modifiers */
 };
 
+/* Whether an event counts while a KVM guest runs, and while the host
+ * does: perf's :G and :H (docs/reliability.md, "KVM hosts").  0 when
+ * the name says neither: perfctr-run then decides as perf does. */
+enum perfctr_gh {
+	PERFCTR_GH_GUEST = 1,
+	PERFCTR_GH_HOST  = 2,
+};
+
 #define PERFCTR_NAME_MAX 256
 #define PERFCTR_ID_MAX   64
 #define PERFCTR_SRC_MAX  512
@@ -32,7 +40,8 @@ enum perfctr_plm {
 
 /* An event name split into its base and perf-style modifiers:
  * "cycles:u" -> base "cycles", plm USER.  Modifiers understood: u, k, h,
- * p (repeatable, precise level).  A name with no modifier has plm 0.
+ * G, H, p (repeatable, precise level); the others at most once each.  A
+ * name with no modifier has plm, gh and precise 0.
  * Where they go: after the last ':' ("cycles:u", "INST_RETIRED:ANY_P:k")
  * or after a PMU term list's closing '/' ("cpu/event=0xc0/u").  A last
  * ':' group that is not all modifier letters belongs to the name (a
@@ -40,6 +49,7 @@ enum perfctr_plm {
 struct perfctr_name {
 	char base[PERFCTR_NAME_MAX];
 	unsigned int plm;	/* 0 = not given, else enum perfctr_plm bits */
+	unsigned int gh;	/* 0 = not given, else enum perfctr_gh bits */
 	unsigned int precise;	/* number of 'p' modifiers */
 };
 
@@ -64,6 +74,7 @@ struct perfctr_request {
 	unsigned int sample;		/* .sample(N): the period, or 0 */
 	unsigned int hz;		/* .hz(F): the frequency, or 0 */
 	unsigned int precise;		/* .precise(L): 0..3 */
+	unsigned int gh;		/* the name's :G/:H (enum perfctr_gh) */
 };
 
 /* A sampling clause's placeholder encoding in stap's perf probe (raw,
@@ -174,16 +185,26 @@ void perfctr_resolver__free(struct perfctr_resolver *r);
  * libpfm4 name) with its modifiers, for this machine, in that order.
  * plm is the request's level (0 = from the name's modifiers, else all).
  * A nonzero plm is authoritative: a u/k modifier in the name must say
- * the same ("cycles:u" needs plm 0 or USER).  Flags: none when neither
- * says anything; else exclude_user/kernel for the levels left out and,
- * as perf does, exclude_hv unless 'h' is given (plm ALL alone excludes
- * nothing).  'p' is refused: precision is for sampling.  Returns 0,
- * -ENOENT for an unknown name (err says so and lists the nearest valid
- * names), -ENODEV for a libpfm4 PMU that is not present, -EINVAL for a
- * malformed one. */
+ * the same ("cycles:u" needs plm 0 or USER).  Flags as perf 6.1 sets
+ * them, with .user and .kernel (plm USER, KERNEL) as :u and :k:
+ * exclude_guest alone when nothing is said; else exclude_user/kernel
+ * for the levels left out and exclude_hv unless 'h' is given; :G/:H
+ * exclude what they leave out (exclude_guest, exclude_host), and
+ * without them 'u' excludes the guest.  'p' is refused: precision is
+ * for sampling.  Returns 0, -ENOENT for an unknown name (err says so
+ * and lists the nearest valid names), -ENODEV for a libpfm4 PMU that is
+ * not present, -EINVAL for a malformed one. */
 int perfctr_resolver__resolve(struct perfctr_resolver *r, const char *name,
 			      unsigned int plm, struct perfctr_encoding *enc,
 			      char *err, size_t errlen);
+
+/* The same for a module's request: its event, level, and the :G/:H its
+ * name must have (gh); .precise counts as perf's 'p' (which excludes the
+ * guest unless :G/:H say otherwise). */
+int perfctr_resolver__resolve_request(struct perfctr_resolver *r,
+				      const struct perfctr_request *req,
+				      struct perfctr_encoding *enc,
+				      char *err, size_t errlen);
 
 /* Opens the encoding as a pinned counter on cpu (pid -1), reads it once
  * and closes it: can this machine count it now?  Returns 0, or a negative

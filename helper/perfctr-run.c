@@ -210,8 +210,8 @@ static void resolve_all(struct plan *p, struct perfctr_resolver *r,
 	for (i = 0; i < p->tab->n; i++) {
 		req = &p->tab->reqs[i];
 		p->ok[i] = 1;
-		if (perfctr_resolver__resolve(r, req->event, req->plm,
-					      &p->enc[i], err, sizeof(err)))
+		if (perfctr_resolver__resolve_request(r, req, &p->enc[i], err,
+						      sizeof(err)))
 			fail(p, i, err);
 		else if ((req->sample || req->hz) &&
 			 perfctr_sample__check(req, &p->enc[i], sysfs_root,

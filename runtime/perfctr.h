@@ -28,6 +28,9 @@
 #define PERFCTR_PLM_KERNEL	2u
 #define PERFCTR_PLM_ALL		3u
 
+#define PERFCTR_GH_GUEST	1u
+#define PERFCTR_GH_HOST		2u
+
 #include "perfctr_attr.h"	/* the assignment's flags, the attrs */
 
 /* One request as the translator declared it; id == NULL: not in this
@@ -43,6 +46,7 @@ struct perfctr_request_desc {
 	unsigned int sample;	/* sampling clause: the period, */
 	unsigned int hz;	/* or the frequency, */
 	unsigned int precise;	/* and .precise(L) */
+	unsigned int gh;	/* the name's :G/:H: PERFCTR_GH_*, or 0 */
 	const char *src;
 };
 

@@ -39,6 +39,8 @@ static inline void perfctr_attr_counter(struct perf_event_attr *a,
 	a->exclude_user = !!(flags & PERFCTR_F_EXCLUDE_USER);
 	a->exclude_kernel = !!(flags & PERFCTR_F_EXCLUDE_KERNEL);
 	a->exclude_hv = !!(flags & PERFCTR_F_EXCLUDE_HV);
+	a->exclude_guest = !!(flags & PERFCTR_F_EXCLUDE_GUEST);
+	a->exclude_host = !!(flags & PERFCTR_F_EXCLUDE_HOST);
 }
 
 /*

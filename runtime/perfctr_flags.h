@@ -14,6 +14,11 @@
 /* Not pinned: the counter time-shares the PMU and reads are scaled
  * estimates.  From the request's .multiplex, never from resolution. */
 #define PERFCTR_F_MULTIPLEX		0x8u
-#define PERFCTR_F_ALL			0xfu
+/* Not counting while a KVM guest runs on the CPU (perf's exclude_guest),
+ * or while the host does (exclude_host): docs/reliability.md, "KVM
+ * hosts". */
+#define PERFCTR_F_EXCLUDE_GUEST		0x10u
+#define PERFCTR_F_EXCLUDE_HOST		0x20u
+#define PERFCTR_F_ALL			0x3fu
 
 #endif /* PERFCTR_FLAGS_H */
