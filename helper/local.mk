@@ -36,7 +36,8 @@ helper_tests = \
 	testsuite/unit/helper/test-dump-hw \
 	testsuite/unit/helper/test-dump-pfm \
 	testsuite/unit/helper/test-sample \
-	testsuite/unit/helper/test-priv
+	testsuite/unit/helper/test-priv \
+	testsuite/unit/helper/test-perf-modifiers
 check_PROGRAMS += $(helper_tests)
 TESTS += $(helper_tests)
 helper_test_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/testsuite/lib \
@@ -88,3 +89,6 @@ testsuite_unit_helper_test_sample_LDADD = $(helper_test_ldadd)
 testsuite_unit_helper_test_priv_SOURCES = testsuite/unit/helper/test-priv.c
 testsuite_unit_helper_test_priv_CPPFLAGS = $(helper_test_cppflags)
 testsuite_unit_helper_test_priv_LDADD = $(helper_test_ldadd)
+testsuite_unit_helper_test_perf_modifiers_SOURCES = testsuite/unit/helper/test-perf-modifiers.c
+testsuite_unit_helper_test_perf_modifiers_CPPFLAGS = $(helper_test_cppflags)
+testsuite_unit_helper_test_perf_modifiers_LDADD = $(helper_test_ldadd)
