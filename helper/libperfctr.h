@@ -133,11 +133,6 @@ void perfctr_modtab__free(struct perfctr_modtab *tab);
 
 /* The flags (PERFCTR_F_*) are the assignment's: runtime/perfctr_flags.h. */
 #include "perfctr_flags.h"
-/* Trial opens only, never in an assignment: open it as a counter of the
- * calling process (pid 0) on the CPU, not CPU-wide.  perfctr-run tries
- * .process requests so when the user may not open CPU-wide counters. */
-#define PERFCTR_F_TRIAL_TASK     0x80000000u
-
 /* What the module needs to create a counter (a perf_event_attr subset). */
 struct perfctr_encoding {
 	uint32_t type;
@@ -213,16 +208,39 @@ int perfctr_resolver__resolve_request(struct perfctr_resolver *r,
 int perfctr_encoding__trial_open(const struct perfctr_encoding *enc, int cpu,
 				 char *err, size_t errlen);
 
-/* The same for a set, as the module will hold it: opens all n together
- * on cpu, then reads each once, then closes all.  res[i] gets 0 or the
- * negative errno for encs[i]; -ENOSPC means it opened but could not be
- * scheduled next to the others (ERROR state).  Returns 0 when all fit,
- * else the first failure's errno. */
-int perfctr_encodings__trial_open(const struct perfctr_encoding *encs,
-				  unsigned int n, int cpu, int *res);
+/* One event as the module will open it: a request's encoding (as it
+ * will be assigned) and what else the module takes from the request. */
+struct perfctr_trial {
+	struct perfctr_encoding enc;
+	unsigned int per_task;	/* .process: a task's event (cpu -1) */
+	unsigned int sample, hz, precise;	/* a sampling clause's */
+	unsigned int gh;	/* the name's :G/:H (keeps exclude_guest) */
+};
+
+/* The trial of a request (NULL: a counter per CPU) with encoding enc. */
+void perfctr_trial__init(struct perfctr_trial *t,
+			 const struct perfctr_request *req,
+			 const struct perfctr_encoding *enc);
+
+/* Counters are pinned unless multiplexed; sampling clauses are not. */
+int perfctr_trial__pinned(const struct perfctr_trial *t);
+
+/* A set as the module will hold it on cpu while a followed task runs
+ * there: the per-CPU events on cpu, the per-task ones as this process's,
+ * which moves to cpu for it (and back) when it may run there (else they
+ * are not tried: res 0).  The attrs are the module's (perfctr_attr.h);
+ * opens all, then reads each once, then closes all.  res[i] gets 0 or
+ * the negative errno for t[i]; -ENOSPC means it opened but could not be
+ * scheduled next to the others (ERROR state; a pinned task event that
+ * did not run).  As perf does, an event without :G/:H that the PMU
+ * refuses with exclude_guest (EINVAL) is opened without it, and
+ * t[i].enc.flags says so.  Returns 0 when all fit, else the first
+ * failure's errno. */
+int perfctr_trials__open(struct perfctr_trial *t, unsigned int n, int cpu,
+			 int *res);
 
 /* Says in words why a trial open failed with err (a negative errno from
- * the two functions above); names perf_event_paranoid and its value for
+ * the functions above); names perf_event_paranoid and its value for
  * permission errors. */
 void perfctr_trial__explain(int err, char *buf, size_t len);
 

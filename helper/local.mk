@@ -31,6 +31,7 @@ helper_tests = \
 	testsuite/unit/helper/test-request \
 	testsuite/unit/helper/test-modtab \
 	testsuite/unit/helper/test-trial \
+	testsuite/unit/helper/test-trial-fake \
 	testsuite/unit/helper/test-perfctr-run \
 	testsuite/unit/helper/test-dump \
 	testsuite/unit/helper/test-dump-hw \
@@ -92,3 +93,8 @@ testsuite_unit_helper_test_priv_LDADD = $(helper_test_ldadd)
 testsuite_unit_helper_test_perf_modifiers_SOURCES = testsuite/unit/helper/test-perf-modifiers.c
 testsuite_unit_helper_test_perf_modifiers_CPPFLAGS = $(helper_test_cppflags)
 testsuite_unit_helper_test_perf_modifiers_LDADD = $(helper_test_ldadd)
+testsuite_unit_helper_test_trial_fake_SOURCES = testsuite/unit/helper/test-trial-fake.c \
+	testsuite/unit/helper/module-attr.c testsuite/unit/helper/module-attr.h
+testsuite_unit_helper_test_trial_fake_CPPFLAGS = $(helper_test_cppflags) \
+	-I$(top_srcdir)/testsuite/unit/runtime
+testsuite_unit_helper_test_trial_fake_LDADD = $(helper_test_ldadd)
