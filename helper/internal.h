@@ -12,6 +12,9 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* CPU ids and counts we take (the kernel's NR_CPUS is 8192). */
+#define PC_CPUS_MAX 65536
+
 struct perfctr_resolver {
 	char *sysfs_root;
 	int no_libpfm;

@@ -22,7 +22,6 @@
 
 #define PARANOID "/proc/sys/kernel/perf_event_paranoid"
 #define PARANOID_UNKNOWN (-100)
-#define CPUS_MAX 65536		/* as cpus.c */
 /* A task event's read: did it run on this CPU? */
 #define TASK_READ (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 
@@ -104,17 +103,20 @@ static int read_once(const struct perfctr_trial *t, int fd)
  * it there. */
 static int run_on(int cpu, size_t size)
 {
-	cpu_set_t *one = CPU_ALLOC(CPUS_MAX);
+	cpu_set_t *one = CPU_ALLOC(PC_CPUS_MAX);
 	int ret = 0;
 
 	if (!one)
 		return -ENOMEM;
 	CPU_ZERO_S(size, one);
 	CPU_SET_S(cpu, size, one);
-	if (sched_setaffinity(0, size, one))
+	if (sched_setaffinity(0, size, one)) {
 		ret = -errno;
-	else if (sched_getcpu() != cpu && (sched_yield(), sched_getcpu() != cpu))
-		ret = -EAGAIN;
+	} else if (sched_getcpu() != cpu) {
+		sched_yield();		/* let the migration happen */
+		if (sched_getcpu() != cpu)
+			ret = -EAGAIN;
+	}
 	CPU_FREE(one);
 	return ret;
 }
@@ -161,7 +163,7 @@ static int go_to(int cpu, cpu_set_t *old, size_t size, int *task_ok)
 	*task_ok = 0;
 	if (sched_getaffinity(0, size, old))
 		return -errno;
-	if (cpu < 0 || cpu >= CPUS_MAX || !CPU_ISSET_S(cpu, size, old))
+	if (cpu < 0 || cpu >= PC_CPUS_MAX || !CPU_ISSET_S(cpu, size, old))
 		return 0;
 	*task_ok = 1;
 	return run_on(cpu, size);
@@ -170,7 +172,7 @@ static int go_to(int cpu, cpu_set_t *old, size_t size, int *task_ok)
 int perfctr_trials__open(struct perfctr_trial *t, unsigned int n, int cpu,
 			 int *res)
 {
-	size_t size = CPU_ALLOC_SIZE(CPUS_MAX);
+	size_t size = CPU_ALLOC_SIZE(PC_CPUS_MAX);
 	int *fd, ret = 0, task_ok = 0, tried = 0;
 	cpu_set_t *old = NULL;
 	unsigned int i;
@@ -179,7 +181,7 @@ int perfctr_trials__open(struct perfctr_trial *t, unsigned int n, int cpu,
 		return 0;
 	fd = calloc(n, sizeof(*fd));
 	if (fd && any_per_task(t, n)) {
-		old = CPU_ALLOC(CPUS_MAX);
+		old = CPU_ALLOC(PC_CPUS_MAX);
 		ret = old ? go_to(cpu, old, size, &task_ok) : -ENOMEM;
 	}
 	if (!fd)
