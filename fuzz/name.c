@@ -42,6 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(len > 0 && len < sizeof(n.base));
 		CHECK(!strncmp(name, n.base, len));
 		CHECK(!(n.plm & ~(unsigned int)(PERFCTR_PLM_ALL | PERFCTR_PLM_HV)));
+		CHECK(!(n.gh & ~(unsigned int)(PERFCTR_GH_GUEST | PERFCTR_GH_HOST)));
 		CHECK(n.precise <= 3);
 	}
 	free(name);

@@ -47,6 +47,7 @@ static inline void tabcheck_request(const struct perfctr_request *r)
 	TABCHECK(strnlen(r->target, sizeof(r->target)) < sizeof(r->target));
 	TABCHECK(r->plm == PERFCTR_PLM_USER || r->plm == PERFCTR_PLM_KERNEL ||
 		 r->plm == PERFCTR_PLM_ALL);
+	TABCHECK(r->gh <= (PERFCTR_GH_GUEST | PERFCTR_GH_HOST));
 	TABCHECK(perfctr_request__format(r, buf, sizeof(buf)) > 0);
 	TABCHECK(perfctr_request__parse(buf, &back) == 0);
 	TABCHECK(memcmp(r, &back, sizeof(back)) == 0);

@@ -11,8 +11,6 @@
 #include <unistd.h>
 #include "internal.h"
 
-#define CPU_MAX 65536	/* ids and count; the kernel's NR_CPUS is 8192 */
-
 static int cpu_number(const char **p, unsigned long *v)
 {
 	char *end;
@@ -22,7 +20,7 @@ static int cpu_number(const char **p, unsigned long *v)
 	errno = 0;
 	*v = strtoul(*p, &end, 10);
 	*p = end;
-	return errno || *v >= CPU_MAX ? -EINVAL : 0;
+	return errno || *v >= PC_CPUS_MAX ? -EINVAL : 0;
 }
 
 /* Parses the list; with cpus NULL only counts. */

@@ -12,6 +12,9 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* CPU ids and counts we take (the kernel's NR_CPUS is 8192). */
+#define PC_CPUS_MAX 65536
+
 struct perfctr_resolver {
 	char *sysfs_root;
 	int no_libpfm;
@@ -81,15 +84,17 @@ enum pc_kv_kind {
 	PC_KV_UINT,		/* unsigned int, decimal */
 	PC_KV_STR,		/* char[size], percent-encoded, may be empty */
 	PC_KV_WORD,		/* char[size], percent-encoded, not empty */
-	PC_KV_PLM,		/* unsigned int: u, k or uk */
+	PC_KV_LETTERS,		/* unsigned int, bits named by two letters:
+				 * "u", "k" or "uk" for letters "uk" */
 	PC_KV_HASH,		/* char[17]: 16 lowercase hex digits */
 };
 struct pc_kv_field {
 	const char *key;
 	enum pc_kv_kind kind;
 	size_t off, size;
-	int optional;	/* UINT, STR: written when not 0 / not empty;
-			 * absent reads 0 / empty */
+	int optional;	/* UINT, STR, LETTERS: written when not 0 / not
+			 * empty; absent reads 0 / empty */
+	const char *letters;	/* LETTERS: bit i is letters[i] */
 };
 int pc_kv_format(const struct pc_kv_field *f, size_t n, const void *obj,
 		 char *buf, size_t len);

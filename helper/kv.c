@@ -11,13 +11,6 @@
 #include <string.h>
 #include "internal.h"
 
-static const char *const plm_names[] = {
-	[PERFCTR_PLM_USER] = "u",
-	[PERFCTR_PLM_KERNEL] = "k",
-	[PERFCTR_PLM_ALL] = "uk",
-};
-#define NPLM ARRAY_SIZE(plm_names)
-
 static int plain(unsigned char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
@@ -84,11 +77,14 @@ static int put_value(struct out *o, const struct pc_kv_field *f,
 	case PC_KV_UINT:
 		put(o, num, snprintf(num, sizeof(num), "%u", *(const unsigned int *)v));
 		return 0;
-	case PC_KV_PLM:
+	case PC_KV_LETTERS:
 		u = *(const unsigned int *)v;
-		if (u >= NPLM || !plm_names[u])
+		if (!u || u > 3)
 			return -EINVAL;
-		put(o, plm_names[u], strlen(plm_names[u]));
+		if (u & 1)
+			put(o, f->letters, 1);
+		if (u & 2)
+			put(o, f->letters + 1, 1);
 		return 0;
 	case PC_KV_HASH:
 		if (!is_hash(v))
@@ -164,17 +160,22 @@ static int get_uint(const char *s, size_t n, unsigned int *v)
 	return 0;
 }
 
-static int get_plm(const char *s, size_t n, unsigned int *v)
+/* The first letter, the second, or both in that order. */
+static int get_letters(const char *s, size_t n, const char *letters,
+		       unsigned int *v)
 {
-	unsigned int i;
+	unsigned int x = 0, i;
+	size_t k = 0;
 
-	for (i = 0; i < NPLM; i++)
-		if (plm_names[i] && strlen(plm_names[i]) == n &&
-		    !memcmp(s, plm_names[i], n)) {
-			*v = i;
-			return 0;
+	for (i = 0; i < 2 && k < n; i++)
+		if (s[k] == letters[i]) {
+			x |= 1u << i;
+			k++;
 		}
-	return -EINVAL;
+	if (!x || k != n)
+		return -EINVAL;
+	*v = x;
+	return 0;
 }
 
 /* Decodes into out[size]; refuses raw bytes that need escaping, bad
@@ -210,15 +211,18 @@ static int get_value(const struct pc_kv_field *f, char *obj, const char *s,
 {
 	void *v = obj + f->off;
 	const char *why = "is malformed";
+	char buf[32];
 	int ret = -EINVAL;
 
 	switch (f->kind) {
 	case PC_KV_UINT:
 		ret = get_uint(s, n, v);
 		break;
-	case PC_KV_PLM:
-		ret = get_plm(s, n, v);
-		why = "is not u, k or uk";
+	case PC_KV_LETTERS:
+		ret = get_letters(s, n, f->letters, v);
+		snprintf(buf, sizeof(buf), "is not %c, %c or %.2s",
+			 f->letters[0], f->letters[1], f->letters);
+		why = buf;
 		break;
 	case PC_KV_HASH:
 		if (n == 16) {

@@ -25,6 +25,14 @@ enum perfctr_plm {
 	PERFCTR_PLM_HV     = 4,	/* perf's :h; only from a name's modifiers */
 };
 
+/* Whether an event counts while a KVM guest runs, and while the host
+ * does: perf's :G and :H (docs/reliability.md, "KVM hosts").  0 when
+ * the name says neither: perfctr-run then decides as perf does. */
+enum perfctr_gh {
+	PERFCTR_GH_GUEST = 1,
+	PERFCTR_GH_HOST  = 2,
+};
+
 #define PERFCTR_NAME_MAX 256
 #define PERFCTR_ID_MAX   64
 #define PERFCTR_SRC_MAX  512
@@ -32,7 +40,8 @@ enum perfctr_plm {
 
 /* An event name split into its base and perf-style modifiers:
  * "cycles:u" -> base "cycles", plm USER.  Modifiers understood: u, k, h,
- * p (repeatable, precise level).  A name with no modifier has plm 0.
+ * G, H, p (repeatable, precise level); the others at most once each.  A
+ * name with no modifier has plm, gh and precise 0.
  * Where they go: after the last ':' ("cycles:u", "INST_RETIRED:ANY_P:k")
  * or after a PMU term list's closing '/' ("cpu/event=0xc0/u").  A last
  * ':' group that is not all modifier letters belongs to the name (a
@@ -40,6 +49,7 @@ enum perfctr_plm {
 struct perfctr_name {
 	char base[PERFCTR_NAME_MAX];
 	unsigned int plm;	/* 0 = not given, else enum perfctr_plm bits */
+	unsigned int gh;	/* 0 = not given, else enum perfctr_gh bits */
 	unsigned int precise;	/* number of 'p' modifiers */
 };
 
@@ -64,6 +74,7 @@ struct perfctr_request {
 	unsigned int sample;		/* .sample(N): the period, or 0 */
 	unsigned int hz;		/* .hz(F): the frequency, or 0 */
 	unsigned int precise;		/* .precise(L): 0..3 */
+	unsigned int gh;		/* the name's :G/:H (enum perfctr_gh) */
 };
 
 /* A sampling clause's placeholder encoding in stap's perf probe (raw,
@@ -120,17 +131,8 @@ void perfctr_modtab__free(struct perfctr_modtab *tab);
 
 /* ------------------------------------------------------------- encodings */
 
-#define PERFCTR_F_EXCLUDE_USER   0x1u
-#define PERFCTR_F_EXCLUDE_KERNEL 0x2u
-#define PERFCTR_F_EXCLUDE_HV     0x4u
-/* Not pinned: the counter time-shares the PMU and reads are scaled
- * estimates.  Set from the request's mux, never by resolution. */
-#define PERFCTR_F_MULTIPLEX      0x8u
-/* Trial opens only, never in an assignment: open it as a counter of the
- * calling process (pid 0) on the CPU, not CPU-wide.  perfctr-run tries
- * .process requests so when the user may not open CPU-wide counters. */
-#define PERFCTR_F_TRIAL_TASK     0x80000000u
-
+/* The flags (PERFCTR_F_*) are the assignment's: runtime/perfctr_flags.h. */
+#include "perfctr_flags.h"
 /* What the module needs to create a counter (a perf_event_attr subset). */
 struct perfctr_encoding {
 	uint32_t type;
@@ -178,16 +180,26 @@ void perfctr_resolver__free(struct perfctr_resolver *r);
  * libpfm4 name) with its modifiers, for this machine, in that order.
  * plm is the request's level (0 = from the name's modifiers, else all).
  * A nonzero plm is authoritative: a u/k modifier in the name must say
- * the same ("cycles:u" needs plm 0 or USER).  Flags: none when neither
- * says anything; else exclude_user/kernel for the levels left out and,
- * as perf does, exclude_hv unless 'h' is given (plm ALL alone excludes
- * nothing).  'p' is refused: precision is for sampling.  Returns 0,
- * -ENOENT for an unknown name (err says so and lists the nearest valid
- * names), -ENODEV for a libpfm4 PMU that is not present, -EINVAL for a
- * malformed one. */
+ * the same ("cycles:u" needs plm 0 or USER).  Flags as perf 6.1 sets
+ * them, with .user and .kernel (plm USER, KERNEL) as :u and :k:
+ * exclude_guest alone when nothing is said; else exclude_user/kernel
+ * for the levels left out and exclude_hv unless 'h' is given; :G/:H
+ * exclude what they leave out (exclude_guest, exclude_host), and
+ * without them 'u' excludes the guest.  'p' is refused: precision is
+ * for sampling.  Returns 0, -ENOENT for an unknown name (err says so
+ * and lists the nearest valid names), -ENODEV for a libpfm4 PMU that is
+ * not present, -EINVAL for a malformed one. */
 int perfctr_resolver__resolve(struct perfctr_resolver *r, const char *name,
 			      unsigned int plm, struct perfctr_encoding *enc,
 			      char *err, size_t errlen);
+
+/* The same for a module's request: its event, level, and the :G/:H its
+ * name must have (gh); .precise counts as perf's 'p' (which excludes the
+ * guest unless :G/:H say otherwise). */
+int perfctr_resolver__resolve_request(struct perfctr_resolver *r,
+				      const struct perfctr_request *req,
+				      struct perfctr_encoding *enc,
+				      char *err, size_t errlen);
 
 /* The perf_event_attr that opens enc as the module creates it: type,
  * config*, the exclude bits of flags, pinned unless MULTIPLEX; the rest
@@ -204,16 +216,39 @@ void perfctr_encoding__attr(const struct perfctr_encoding *enc,
 int perfctr_encoding__trial_open(const struct perfctr_encoding *enc, int cpu,
 				 char *err, size_t errlen);
 
-/* The same for a set, as the module will hold it: opens all n together
- * on cpu, then reads each once, then closes all.  res[i] gets 0 or the
- * negative errno for encs[i]; -ENOSPC means it opened but could not be
- * scheduled next to the others (ERROR state).  Returns 0 when all fit,
- * else the first failure's errno. */
-int perfctr_encodings__trial_open(const struct perfctr_encoding *encs,
-				  unsigned int n, int cpu, int *res);
+/* One event as the module will open it: a request's encoding (as it
+ * will be assigned) and what else the module takes from the request. */
+struct perfctr_trial {
+	struct perfctr_encoding enc;
+	unsigned int per_task;	/* .process: a task's event (cpu -1) */
+	unsigned int sample, hz, precise;	/* a sampling clause's */
+	unsigned int gh;	/* the name's :G/:H (keeps exclude_guest) */
+};
+
+/* The trial of a request (NULL: a counter per CPU) with encoding enc. */
+void perfctr_trial__init(struct perfctr_trial *t,
+			 const struct perfctr_request *req,
+			 const struct perfctr_encoding *enc);
+
+/* Counters are pinned unless multiplexed; sampling clauses are not. */
+int perfctr_trial__pinned(const struct perfctr_trial *t);
+
+/* A set as the module will hold it on cpu while a followed task runs
+ * there: the per-CPU events on cpu, the per-task ones as this process's,
+ * which moves to cpu for it (and back) when it may run there (else they
+ * are not tried: res 0).  The attrs are the module's (perfctr_attr.h);
+ * opens all, then reads each once, then closes all.  res[i] gets 0 or
+ * the negative errno for t[i]; -ENOSPC means it opened but could not be
+ * scheduled next to the others (ERROR state; a pinned task event that
+ * did not run).  As perf does, an event without :G/:H that the PMU
+ * refuses with exclude_guest (EINVAL) is opened without it, and
+ * t[i].enc.flags says so.  Returns 0 when all fit, else the first
+ * failure's errno. */
+int perfctr_trials__open(struct perfctr_trial *t, unsigned int n, int cpu,
+			 int *res);
 
 /* Says in words why a trial open failed with err (a negative errno from
- * the two functions above); names perf_event_paranoid and its value for
+ * the functions above); names perf_event_paranoid and its value for
  * permission errors. */
 void perfctr_trial__explain(int err, char *buf, size_t len);
 

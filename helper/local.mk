@@ -3,6 +3,7 @@
 noinst_LIBRARIES += helper/libperfctr.a
 helper_libperfctr_a_SOURCES = \
 	helper/libperfctr.h helper/internal.h \
+	runtime/perfctr_flags.h runtime/perfctr_attr.h \
 	helper/err.c helper/name.c helper/generic.c helper/raw.c \
 	helper/sysfs.c helper/pmu.c helper/pfm.c helper/suggest.c \
 	helper/resolve.c helper/kv.c helper/request.c helper/hash.c \
@@ -30,12 +31,14 @@ helper_tests = \
 	testsuite/unit/helper/test-request \
 	testsuite/unit/helper/test-modtab \
 	testsuite/unit/helper/test-trial \
+	testsuite/unit/helper/test-trial-fake \
 	testsuite/unit/helper/test-perfctr-run \
 	testsuite/unit/helper/test-dump \
 	testsuite/unit/helper/test-dump-hw \
 	testsuite/unit/helper/test-dump-pfm \
 	testsuite/unit/helper/test-sample \
-	testsuite/unit/helper/test-priv
+	testsuite/unit/helper/test-priv \
+	testsuite/unit/helper/test-perf-modifiers
 check_PROGRAMS += $(helper_tests)
 TESTS += $(helper_tests)
 helper_test_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/testsuite/lib \
@@ -87,3 +90,11 @@ testsuite_unit_helper_test_sample_LDADD = $(helper_test_ldadd)
 testsuite_unit_helper_test_priv_SOURCES = testsuite/unit/helper/test-priv.c
 testsuite_unit_helper_test_priv_CPPFLAGS = $(helper_test_cppflags)
 testsuite_unit_helper_test_priv_LDADD = $(helper_test_ldadd)
+testsuite_unit_helper_test_perf_modifiers_SOURCES = testsuite/unit/helper/test-perf-modifiers.c
+testsuite_unit_helper_test_perf_modifiers_CPPFLAGS = $(helper_test_cppflags)
+testsuite_unit_helper_test_perf_modifiers_LDADD = $(helper_test_ldadd)
+testsuite_unit_helper_test_trial_fake_SOURCES = testsuite/unit/helper/test-trial-fake.c \
+	testsuite/unit/helper/module-attr.c testsuite/unit/helper/module-attr.h
+testsuite_unit_helper_test_trial_fake_CPPFLAGS = $(helper_test_cppflags) \
+	-I$(top_srcdir)/testsuite/unit/runtime
+testsuite_unit_helper_test_trial_fake_LDADD = $(helper_test_ldadd)

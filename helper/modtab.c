@@ -21,7 +21,7 @@
 #define REQ_KEY "perfctr_req="
 
 #define FIELD(kind, key, name, size) \
-	{ key, kind, offsetof(struct perfctr_modtab, name), size, 0 }
+	{ key, kind, offsetof(struct perfctr_modtab, name), size, 0, NULL }
 
 static const struct pc_kv_field table_fields[] = {
 	FIELD(PC_KV_UINT, "v", version, 0),

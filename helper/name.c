@@ -8,16 +8,20 @@
 
 #define PRECISE_MAX 3
 
-/* The modifier letters, as data: what each adds. */
+/* The modifier letters, as data: what each adds.  Only 'p' repeats
+ * (perf's check_modifier). */
 static const struct {
 	char letter;
 	unsigned int plm;
+	unsigned int gh;
 	unsigned int precise;
 } modifiers[] = {
-	{ 'u', PERFCTR_PLM_USER, 0 },
-	{ 'k', PERFCTR_PLM_KERNEL, 0 },
-	{ 'h', PERFCTR_PLM_HV, 0 },
-	{ 'p', 0, 1 },
+	{ 'u', PERFCTR_PLM_USER, 0, 0 },
+	{ 'k', PERFCTR_PLM_KERNEL, 0, 0 },
+	{ 'h', PERFCTR_PLM_HV, 0, 0 },
+	{ 'G', 0, PERFCTR_GH_GUEST, 0 },
+	{ 'H', 0, PERFCTR_GH_HOST, 0 },
+	{ 'p', 0, 0, 1 },
 };
 
 static int modifier_find(char c)
@@ -70,7 +74,12 @@ static int apply(const char *mods, const char *name,
 		if (i < 0)
 			return pc_err(err, errlen, -EINVAL,
 				      "unknown modifier '%c' in \"%s\"", *m, name);
+		if (!modifiers[i].precise && strchr(m + 1, *m))
+			return pc_err(err, errlen, -EINVAL,
+				      "modifier '%c' given twice in \"%s\"", *m,
+				      name);
 		out->plm |= modifiers[i].plm;
+		out->gh |= modifiers[i].gh;
 		out->precise += modifiers[i].precise;
 	}
 	if (out->precise > PRECISE_MAX)

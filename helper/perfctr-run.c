@@ -124,11 +124,10 @@ struct plan {
 	int *ok;			/* resolved, and fits so far */
 	char (*why)[WHY_MAX];		/* else what is wrong with it */
 	int bad;
-	/* One CPU's trial: the good requests' encodings and results. */
-	struct perfctr_encoding *set;
+	/* One CPU's trial: the good requests' events and results. */
+	struct perfctr_trial *set;
 	unsigned int *set_idx;		/* which request each one is */
 	int *res;
-	int task_trial;			/* try .process requests per task */
 };
 
 static int plan_alloc(struct plan *p, const struct perfctr_modtab *tab)
@@ -210,8 +209,8 @@ static void resolve_all(struct plan *p, struct perfctr_resolver *r,
 	for (i = 0; i < p->tab->n; i++) {
 		req = &p->tab->reqs[i];
 		p->ok[i] = 1;
-		if (perfctr_resolver__resolve(r, req->event, req->plm,
-					      &p->enc[i], err, sizeof(err)))
+		if (perfctr_resolver__resolve_request(r, req, &p->enc[i], err,
+						      sizeof(err)))
 			fail(p, i, err);
 		else if ((req->sample || req->hz) &&
 			 perfctr_sample__check(req, &p->enc[i], sysfs_root,
@@ -226,9 +225,7 @@ static void resolve_all(struct plan *p, struct perfctr_resolver *r,
 /*
  * A stapsys or stapusr module counts only what perf_event_open would let
  * its user count (the module checks it too): refuse here first, naming
- * the rule and perf_event_paranoid.  A user who may not open CPU-wide
- * counters tries .process requests as counters of this process: what
- * the module will make for the user's tasks.
+ * the rule and perf_event_paranoid.
  */
 static void priv_all(struct plan *p)
 {
@@ -237,11 +234,9 @@ static void priv_all(struct plan *p)
 	char err[1024];
 	int paranoid;
 
-	paranoid = perfctr_paranoid__read(proc);
-	p->task_trial = geteuid() != 0 && (paranoid > 0 ||
-					    paranoid == PERFCTR_PARANOID_UNKNOWN);
 	if (!perfctr_priv__applies(p->tab, uid))
 		return;
+	paranoid = perfctr_paranoid__read(proc);
 	for (i = 0; i < p->tab->n; i++)
 		if (p->ok[i] &&
 		    perfctr_priv__check(p->tab, &p->tab->reqs[i], &p->enc[i],
@@ -284,7 +279,7 @@ static void explain_no_room(const struct plan *p, unsigned int k,
 	n += snprintf(buf, len, "it does not fit: the PMU has no free counter "
 		      "for it next to this script's other pinned events (");
 	for (i = 0; i < k && n < len; i++)
-		if (!(p->set[i].flags & PERFCTR_F_MULTIPLEX))
+		if (perfctr_trial__pinned(&p->set[i]))
 			n += snprintf(buf + n, len - n, "%s\"%s\"", i ? ", " : "",
 				      p->tab->reqs[p->set_idx[i]].event);
 	if (n < len)
@@ -299,22 +294,26 @@ static void explain_no_room(const struct plan *p, unsigned int k,
 			 "to time-share counters, with scaled counts");
 }
 
-/* Opens the resolved requests together on one CPU; reports (once per
- * request) those that cannot be counted there. */
+/* Opens the resolved requests together on one CPU, as the module will
+ * hold them while a followed task runs there; reports (once per request)
+ * those that cannot be counted there.  A request whose PMU refused
+ * exclude_guest is assigned without it. */
 static void trial_cpu(struct plan *p, int cpu, const char *sysfs_root)
 {
 	unsigned int i, k = 0;
 	char why[WHY_MAX - 128], msg[WHY_MAX];
+	int ret;
 
 	for (i = 0; i < p->tab->n; i++)
 		if (p->ok[i]) {
-			p->set[k] = p->enc[i];
-			if (p->task_trial && p->tab->reqs[i].scope ==
-			    PERFCTR_SCOPE_PROCESS)
-				p->set[k].flags |= PERFCTR_F_TRIAL_TASK;
+			perfctr_trial__init(&p->set[k], &p->tab->reqs[i],
+					    &p->enc[i]);
 			p->set_idx[k++] = i;
 		}
-	if (!perfctr_encodings__trial_open(p->set, k, cpu, p->res))
+	ret = perfctr_trials__open(p->set, k, cpu, p->res);
+	for (i = 0; i < k; i++)
+		p->enc[p->set_idx[i]].flags = p->set[i].enc.flags;
+	if (!ret)
 		return;
 	for (i = 0; i < k; i++) {
 		if (!p->res[i])

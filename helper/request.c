@@ -8,18 +8,17 @@
 #include <string.h>
 #include "internal.h"
 
-#define FIELD(kind, name, size) \
-	{ #name, kind, offsetof(struct perfctr_request, name), size, 0 }
-#define OPTIONAL(name) \
-	{ #name, PC_KV_UINT, offsetof(struct perfctr_request, name), 0, 1 }
-#define OPTIONAL_STR(name, size) \
-	{ #name, PC_KV_STR, offsetof(struct perfctr_request, name), size, 1 }
+#define OFF(name) offsetof(struct perfctr_request, name)
+#define FIELD(kind, name, size)		{ #name, kind, OFF(name), size, 0, NULL }
+#define OPTIONAL(name)			{ #name, PC_KV_UINT, OFF(name), 0, 1, NULL }
+#define OPTIONAL_STR(name, size)	{ #name, PC_KV_STR, OFF(name), size, 1, NULL }
+#define LETTERS(name, letters, opt)	{ #name, PC_KV_LETTERS, OFF(name), 0, opt, letters }
 
 static const struct pc_kv_field fields[] = {
 	FIELD(PC_KV_UINT, idx, 0),
 	FIELD(PC_KV_WORD, id, PERFCTR_ID_MAX),
 	FIELD(PC_KV_WORD, event, PERFCTR_NAME_MAX),
-	FIELD(PC_KV_PLM, plm, 0),
+	LETTERS(plm, "uk", 0),
 	FIELD(PC_KV_STR, src, PERFCTR_SRC_MAX),
 	OPTIONAL(mux),
 	OPTIONAL(scope),
@@ -27,6 +26,7 @@ static const struct pc_kv_field fields[] = {
 	OPTIONAL(sample),
 	OPTIONAL(hz),
 	OPTIONAL(precise),
+	LETTERS(gh, "gh", 1),
 };
 #define NFIELDS ARRAY_SIZE(fields)
 

@@ -2,7 +2,7 @@
 /*
  * resolve.c - from an event name and a request's level to what
  * perf_event_open needs: try each source of names in turn (generic,
- * raw, sysfs, libpfm4), then settle the privilege-level flags.
+ * raw, sysfs, libpfm4), then settle the exclude_* flags as perf would.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -93,21 +93,44 @@ static const char *level_name(unsigned int plm)
 	}
 }
 
-/* perf's rule: modifiers given and 'h' absent exclude the hypervisor;
- * a request's level alone excludes it only when it is not both. */
-static uint32_t level_flags(unsigned int eff, int named)
+static const char *gh_name(unsigned int gh)
 {
+	static const char *const names[] = {
+		"no :G or :H", ":G", ":H", ":GH",
+	};
+
+	return names[gh & (PERFCTR_GH_GUEST | PERFCTR_GH_HOST)];
+}
+
+/*
+ * The exclude_* flags perf gives a name's modifiers (perf 6.1,
+ * tools/perf/util/parse-events.c get_event_modifier(), util.c
+ * event_attr_init()), with the request's .user/.kernel as :u/:k and
+ * .precise as :p: no modifier at all excludes the guest only (perf is
+ * not "perf kvm"); u, k or h exclude the levels they do not name; G or
+ * H exclude what they do not name, else u or p exclude the guest.
+ */
+static uint32_t level_flags(const struct perfctr_name *n, unsigned int plm,
+			    unsigned int precise)
+{
+	unsigned int lv = n->plm, gh = n->gh;
 	uint32_t f = 0;
 
-	if (!eff)
-		return 0;
-	if (!(eff & PERFCTR_PLM_USER))
+	if ((plm & PERFCTR_PLM_ALL) != PERFCTR_PLM_ALL)
+		lv |= plm;	/* .user, .kernel */
+	precise += n->precise;
+	if (!lv && !gh && !precise)
+		return PERFCTR_F_EXCLUDE_GUEST;
+	if (lv && !(lv & PERFCTR_PLM_USER))
 		f |= PERFCTR_F_EXCLUDE_USER;
-	if (!(eff & PERFCTR_PLM_KERNEL))
+	if (lv && !(lv & PERFCTR_PLM_KERNEL))
 		f |= PERFCTR_F_EXCLUDE_KERNEL;
-	if (!(eff & PERFCTR_PLM_HV) &&
-	    (named || (eff & PERFCTR_PLM_ALL) != PERFCTR_PLM_ALL))
+	if (lv && !(lv & PERFCTR_PLM_HV))
 		f |= PERFCTR_F_EXCLUDE_HV;
+	if (gh ? !(gh & PERFCTR_GH_GUEST) : (lv & PERFCTR_PLM_USER) || precise)
+		f |= PERFCTR_F_EXCLUDE_GUEST;
+	if (gh && !(gh & PERFCTR_GH_HOST))
+		f |= PERFCTR_F_EXCLUDE_HOST;
 	return f;
 }
 
@@ -139,10 +162,20 @@ static int check_level(const char *name, unsigned int plm, uint32_t flags,
 		      name, got ? level_name(got) : "no level", level_name(plm));
 }
 
+/* What a request asks of its event besides the name. */
+struct want {
+	unsigned int plm;	/* .user/.kernel; 0: the name says */
+	int gh_given;		/* the request says :G/:H, */
+	unsigned int gh;	/* and which */
+	unsigned int precise;	/* .precise(L) */
+};
+
 /* Parses the name and checks its modifiers against the request. */
-static int name_check(const char *name, unsigned int plm,
+static int name_check(const char *name, const struct want *w,
 		      struct perfctr_name *n, char *err, size_t len)
 {
+	unsigned int plm = w->plm;
+
 	int ret;
 
 	if (plm & ~PERFCTR_PLM_ALL)
@@ -154,24 +187,30 @@ static int name_check(const char *name, unsigned int plm,
 		return pc_err(err, len, -EINVAL,
 			      "modifier 'p' in \"%s\": precision is for "
 			      "sampling; a counter counts every event", name);
-	if (plm && n->plm && (n->plm & PERFCTR_PLM_ALL) != plm)
+	if (plm && (n->plm & PERFCTR_PLM_ALL) &&
+	    (n->plm & PERFCTR_PLM_ALL) != plm)
 		return pc_err(err, len, -EINVAL,
 			      "the modifiers of \"%s\" contradict the request's %s",
 			      name, level_name(plm));
+	if (w->gh_given && n->gh != w->gh)
+		return pc_err(err, len, -EINVAL,
+			      "the modifiers of \"%s\" contradict the request's "
+			      "%s", name, gh_name(w->gh));
 	return 0;
 }
 
 static int resolve(struct perfctr_resolver *r, const char *name,
-		   unsigned int plm, struct perfctr_encoding *enc,
+		   const struct want *w, struct perfctr_encoding *enc,
 		   char *err, size_t len)
 {
+	const uint32_t uk = PERFCTR_F_EXCLUDE_USER | PERFCTR_F_EXCLUDE_KERNEL;
+	unsigned int plm = w->plm, eff, i;
 	struct perfctr_name n;
-	unsigned int eff, i;
 	uint32_t level;
 	int ret;
 
 	memset(enc, 0, sizeof(*enc));
-	ret = name_check(name, plm, &n, err, len);
+	ret = name_check(name, w, &n, err, len);
 	if (ret)
 		return ret;
 	eff = plm ? plm | (n.plm & PERFCTR_PLM_HV) : n.plm;
@@ -184,21 +223,42 @@ static int resolve(struct perfctr_resolver *r, const char *name,
 		return unknown(r, name, &n, err, len);
 	if (ret)
 		return ret;
-	level = level_flags(eff, n.plm != 0);
+	level = level_flags(&n, plm, w->precise);
 	if (sources[i].sets_level)	/* keep its user/kernel choice */
-		level = (enc->flags & ~PERFCTR_F_EXCLUDE_HV) |
-			(level & PERFCTR_F_EXCLUDE_HV);
+		level = (enc->flags & uk) | (level & ~uk);
 	enc->flags = level;
 	return check_level(name, plm, enc->flags, err, len);
+}
+
+static int resolve_clean(struct perfctr_resolver *r, const char *name,
+			 const struct want *w, struct perfctr_encoding *enc,
+			 char *err, size_t len)
+{
+	int ret = resolve(r, name, w, enc, err, len);
+
+	if (ret)
+		memset(enc, 0, sizeof(*enc));
+	return ret;
 }
 
 int perfctr_resolver__resolve(struct perfctr_resolver *r, const char *name,
 			      unsigned int plm, struct perfctr_encoding *enc,
 			      char *err, size_t len)
 {
-	int ret = resolve(r, name, plm, enc, err, len);
+	const struct want w = { .plm = plm };
 
-	if (ret)
-		memset(enc, 0, sizeof(*enc));
-	return ret;
+	return resolve_clean(r, name, &w, enc, err, len);
+}
+
+int perfctr_resolver__resolve_request(struct perfctr_resolver *r,
+				      const struct perfctr_request *req,
+				      struct perfctr_encoding *enc,
+				      char *err, size_t len)
+{
+	const struct want w = {
+		.plm = req->plm, .gh_given = 1, .gh = req->gh,
+		.precise = req->precise,
+	};
+
+	return resolve_clean(r, req->event, &w, enc, err, len);
 }

@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * trial.c - can this machine count these events now?  Open them as the
- * module will (pinned, per CPU, all at once), read each once, close.
- * A pinned event that cannot be scheduled is in ERROR state, and a read
- * of it returns 0 bytes.
+ * module will (runtime/perfctr_attr.h builds both attrs): counters
+ * pinned unless multiplexed, sampling clauses flexible with their
+ * period, frequency and precision, per CPU or, for .process requests,
+ * as a task's events while the task runs on the CPU (this process,
+ * moved there).  All at once, read each once, close.  A pinned event
+ * that cannot be scheduled is in ERROR state, and a read of it returns
+ * 0 bytes.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,72 +18,196 @@
 #include <sys/syscall.h>
 #include <linux/perf_event.h>
 #include "internal.h"
+#include "perfctr_attr.h"
 
 #define PARANOID "/proc/sys/kernel/perf_event_paranoid"
 #define PARANOID_UNKNOWN (-100)
+/* A task event's read: did it run on this CPU? */
+#define TASK_READ (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 
 void perfctr_encoding__attr(const struct perfctr_encoding *enc,
 			    struct perf_event_attr *a)
 {
-	memset(a, 0, sizeof(*a));
-	a->size = sizeof(*a);
-	a->type = enc->type;
-	a->config = enc->config;
-	a->config1 = enc->config1;
-	a->config2 = enc->config2;
-	a->exclude_user = !!(enc->flags & PERFCTR_F_EXCLUDE_USER);
-	a->exclude_kernel = !!(enc->flags & PERFCTR_F_EXCLUDE_KERNEL);
-	a->exclude_hv = !!(enc->flags & PERFCTR_F_EXCLUDE_HV);
-	a->pinned = !(enc->flags & PERFCTR_F_MULTIPLEX);
+	perfctr_attr_counter(a, enc->type, enc->config, enc->config1,
+			     enc->config2, enc->flags);
 }
 
-static int open_one(const struct perfctr_encoding *enc, int cpu)
+void perfctr_trial__init(struct perfctr_trial *t,
+			 const struct perfctr_request *req,
+			 const struct perfctr_encoding *enc)
+{
+	memset(t, 0, sizeof(*t));
+	t->enc = *enc;
+	if (!req)
+		return;
+	t->per_task = req->scope == PERFCTR_SCOPE_PROCESS;
+	t->sample = req->sample;
+	t->hz = req->hz;
+	t->precise = req->precise;
+	t->gh = req->gh;
+}
+
+/* The module's attr for t (perfctr_attr.h). */
+static void trial_attr(const struct perfctr_trial *t,
+		       struct perf_event_attr *a)
+{
+	perfctr_attr_counter(a, t->enc.type, t->enc.config, t->enc.config1,
+			     t->enc.config2, t->enc.flags);
+	if (t->sample || t->hz)
+		perfctr_attr_sample(a, t->sample, t->hz, t->precise);
+}
+
+int perfctr_trial__pinned(const struct perfctr_trial *t)
+{
+	return !(t->enc.flags & PERFCTR_F_MULTIPLEX) && !t->sample && !t->hz;
+}
+
+static int open_one(const struct perfctr_trial *t, int cpu)
 {
 	struct perf_event_attr a;
 	int fd;
 
-	perfctr_encoding__attr(enc, &a);
-	fd = syscall(__NR_perf_event_open, &a,
-		     enc->flags & PERFCTR_F_TRIAL_TASK ? 0 : -1, cpu, -1,
-		     PERF_FLAG_FD_CLOEXEC);
+	trial_attr(t, &a);
+	if (t->per_task)
+		a.read_format = TASK_READ;	/* the one field added */
+	fd = syscall(__NR_perf_event_open, &a, t->per_task ? 0 : -1,
+		     t->per_task ? -1 : cpu, -1, PERF_FLAG_FD_CLOEXEC);
 	return fd < 0 ? -errno : fd;
 }
 
-static int read_once(int fd)
+/* As perf does: a PMU that cannot tell guest from host refuses
+ * exclude_guest; unless the name asked (:G/:H), count without it. */
+static int open_trial(struct perfctr_trial *t, int cpu)
 {
-	uint64_t v;
-	ssize_t n = read(fd, &v, sizeof(v));
+	int fd = open_one(t, cpu);
 
-	if (n == sizeof(v))
-		return 0;
-	return n == 0 ? -ENOSPC : n < 0 ? -errno : -EIO;
+	if (fd != -EINVAL || t->gh || !(t->enc.flags & PERFCTR_F_EXCLUDE_GUEST))
+		return fd;
+	t->enc.flags &= ~PERFCTR_F_EXCLUDE_GUEST;
+	fd = open_one(t, cpu);
+	if (fd < 0)		/* that was not the reason */
+		t->enc.flags |= PERFCTR_F_EXCLUDE_GUEST;
+	return fd;
 }
 
-int perfctr_encodings__trial_open(const struct perfctr_encoding *encs,
-				  unsigned int n, int cpu, int *res)
+static int read_once(const struct perfctr_trial *t, int fd)
 {
-	int *fd, ret = 0;
-	unsigned int i;
+	uint64_t v[3];
+	size_t want = t->per_task ? sizeof(v) : sizeof(v[0]);
+	ssize_t n = read(fd, v, want);
 
 	if (n == 0)
-		return 0;
-	fd = calloc(n, sizeof(*fd));
-	if (!fd)
+		return -ENOSPC;
+	if (n < 0)
+		return -errno;
+	if ((size_t)n != want)
+		return -EIO;
+	/* a pinned task event that never ran here is not counting here */
+	return t->per_task && perfctr_trial__pinned(t) && !v[2] ? -ENOSPC : 0;
+}
+
+/* This process alone on cpu, now.  -EAGAIN: the scheduler did not move
+ * it there. */
+static int run_on(int cpu, size_t size)
+{
+	cpu_set_t *one = CPU_ALLOC(PC_CPUS_MAX);
+	int ret = 0;
+
+	if (!one)
 		return -ENOMEM;
+	CPU_ZERO_S(size, one);
+	CPU_SET_S(cpu, size, one);
+	if (sched_setaffinity(0, size, one)) {
+		ret = -errno;
+	} else if (sched_getcpu() != cpu) {
+		sched_yield();		/* let the migration happen */
+		if (sched_getcpu() != cpu)
+			ret = -EAGAIN;
+	}
+	CPU_FREE(one);
+	return ret;
+}
+
+/* Opens and reads the set; per-task events only when task_ok (res 0 for
+ * them otherwise), from this process, which runs on cpu by then. */
+static void open_all(struct perfctr_trial *t, unsigned int n, int cpu,
+		     int task_ok, int *fd, int *res)
+{
+	unsigned int i;
+
 	for (i = 0; i < n; i++) {
-		fd[i] = open_one(&encs[i], cpu);
+		fd[i] = -1;
+		res[i] = 0;
+		if (t[i].per_task && !task_ok)
+			continue;
+		fd[i] = open_trial(&t[i], cpu);
 		res[i] = fd[i] < 0 ? fd[i] : 0;
 	}
 	/* Only now, with all of them in place, does a misfit show. */
 	for (i = 0; i < n; i++)
 		if (fd[i] >= 0)
-			res[i] = read_once(fd[i]);
-	for (i = 0; i < n; i++) {
+			res[i] = read_once(&t[i], fd[i]);
+	for (i = 0; i < n; i++)
 		if (fd[i] >= 0)
 			close(fd[i]);
-		if (res[i] && !ret)
+}
+
+static int any_per_task(const struct perfctr_trial *t, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (t[i].per_task)
+			return 1;
+	return 0;
+}
+
+/* Where the set is tried from: per-task events need this process on
+ * cpu (task_ok), and only on a CPU it may use (its children may not
+ * either).  Returns 0, or why it could not get there. */
+static int go_to(int cpu, cpu_set_t *old, size_t size, int *task_ok)
+{
+	*task_ok = 0;
+	if (sched_getaffinity(0, size, old))
+		return -errno;
+	if (cpu < 0 || cpu >= PC_CPUS_MAX || !CPU_ISSET_S(cpu, size, old))
+		return 0;
+	*task_ok = 1;
+	return run_on(cpu, size);
+}
+
+int perfctr_trials__open(struct perfctr_trial *t, unsigned int n, int cpu,
+			 int *res)
+{
+	size_t size = CPU_ALLOC_SIZE(PC_CPUS_MAX);
+	int *fd, ret = 0, task_ok = 0, tried = 0;
+	cpu_set_t *old = NULL;
+	unsigned int i;
+
+	if (n == 0)
+		return 0;
+	fd = calloc(n, sizeof(*fd));
+	if (fd && any_per_task(t, n)) {
+		old = CPU_ALLOC(PC_CPUS_MAX);
+		ret = old ? go_to(cpu, old, size, &task_ok) : -ENOMEM;
+	}
+	if (!fd)
+		ret = -ENOMEM;
+	if (!ret) {
+		open_all(t, n, cpu, task_ok, fd, res);
+		tried = 1;
+	}
+	/* the module's target must not inherit this one CPU */
+	if (task_ok && sched_setaffinity(0, size, old) && !ret)
+		ret = -errno;
+	for (i = 0; i < n; i++) {
+		if (!tried)
+			res[i] = ret;
+		else if (!ret)
 			ret = res[i];
 	}
+	if (old)
+		CPU_FREE(old);
 	free(fd);
 	return ret;
 }
@@ -139,8 +268,11 @@ void perfctr_trial__explain(int err, char *buf, size_t len)
 int perfctr_encoding__trial_open(const struct perfctr_encoding *enc, int cpu,
 				 char *err, size_t errlen)
 {
-	int res, ret = perfctr_encodings__trial_open(enc, 1, cpu, &res);
+	struct perfctr_trial t;
+	int res, ret;
 
+	perfctr_trial__init(&t, NULL, enc);
+	ret = perfctr_trials__open(&t, 1, cpu, &res);
 	if (ret)
 		perfctr_trial__explain(ret, err, errlen);
 	return ret;

@@ -1,7 +1,10 @@
 ## runtime/local.mk - kernel C, compiled by stap/kbuild into each module;
-## installed as source.  perfctr_assign.c is also built for userspace tests.
+## installed as source.  perfctr_assign.c is also built for userspace tests;
+## perfctr_flags.h and perfctr_attr.h are the helper's too (the assignment,
+## its trial opens).
 runtimedir = $(pkgdatadir)/runtime
 dist_runtime_DATA = runtime/perfctr.h runtime/perfctr.c runtime/perfctr_assign.c \
+	runtime/perfctr_flags.h runtime/perfctr_attr.h \
 	runtime/perfctr_cpus.c runtime/perfctr_thread.c \
 	runtime/perfctr_tidmap.c runtime/perfctr_task.c runtime/perfctr_sample.c \
 	runtime/perfctr_priv.c runtime/perfctr_rearm.c \

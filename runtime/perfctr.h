@@ -29,11 +29,10 @@
 #define PERFCTR_PLM_KERNEL	2u
 #define PERFCTR_PLM_ALL		3u
 
-#define PERFCTR_F_EXCLUDE_USER		0x1u
-#define PERFCTR_F_EXCLUDE_KERNEL	0x2u
-#define PERFCTR_F_EXCLUDE_HV		0x4u
-#define PERFCTR_F_MULTIPLEX		0x8u
-#define PERFCTR_F_ALL			0xfu
+#define PERFCTR_GH_GUEST	1u
+#define PERFCTR_GH_HOST		2u
+
+#include "perfctr_attr.h"	/* the assignment's flags, the attrs */
 
 /* One request as the translator declared it; id == NULL: not in this
  * module (never read, or its clause's %( %) condition was false). */
@@ -48,6 +47,7 @@ struct perfctr_request_desc {
 	unsigned int sample;	/* sampling clause: the period, */
 	unsigned int hz;	/* or the frequency, */
 	unsigned int precise;	/* and .precise(L) */
+	unsigned int gh;	/* the name's :G/:H: PERFCTR_GH_*, or 0 */
 	const char *src;
 };
 

@@ -27,13 +27,18 @@ static int perfctr_type_allowed(unsigned int type)
 	       type >= PERF_TYPE_MAX;	/* a dynamic PMU from sysfs */
 }
 
-/* The u/k exclusions and pinning must be what the script asked for;
- * exclude_hv is free (perf's :h). */
+/*
+ * The u/k exclusions and pinning must be what the script asked for, and
+ * so must the guest/host exclusions when its event name has :G or :H;
+ * without them exclude_host must be clear and exclude_guest is free
+ * (perf's default, dropped on a PMU that cannot tell guest from host),
+ * as exclude_hv is (perf's :h).
+ */
 static int perfctr_flags_agree(unsigned int flags,
 			       const struct perfctr_request_desc *r)
 {
-	const unsigned int fixed = PERFCTR_F_EXCLUDE_USER |
-		PERFCTR_F_EXCLUDE_KERNEL | PERFCTR_F_MULTIPLEX;
+	unsigned int fixed = PERFCTR_F_EXCLUDE_USER | PERFCTR_F_EXCLUDE_KERNEL |
+			     PERFCTR_F_MULTIPLEX | PERFCTR_F_EXCLUDE_HOST;
 	unsigned int want = 0;
 
 	if (!(r->plm & PERFCTR_PLM_USER))
@@ -42,6 +47,13 @@ static int perfctr_flags_agree(unsigned int flags,
 		want |= PERFCTR_F_EXCLUDE_KERNEL;
 	if (r->mux)
 		want |= PERFCTR_F_MULTIPLEX;
+	if (r->gh) {
+		fixed |= PERFCTR_F_EXCLUDE_GUEST;
+		if (!(r->gh & PERFCTR_GH_GUEST))
+			want |= PERFCTR_F_EXCLUDE_GUEST;
+		if (!(r->gh & PERFCTR_GH_HOST))
+			want |= PERFCTR_F_EXCLUDE_HOST;
+	}
 	return (flags & ~PERFCTR_F_ALL) == 0 && (flags & fixed) == want;
 }
 
@@ -89,7 +101,7 @@ static int perfctr_record(char *rec, const struct perfctr_request_desc *reqs,
 	}
 	if (!perfctr_flags_agree(s.flags, &reqs[idx])) {
 		snprintf(err, errlen, "counter \"%s\": flags %#x contradict "
-			 "the script (privilege levels, .multiplex)",
+			 "the script (privilege levels, :G/:H, .multiplex)",
 			 reqs[idx].id, s.flags);
 		return -EINVAL;
 	}

@@ -66,17 +66,8 @@ static int perfctr_per_task(unsigned int idx)
 static void perfctr_attr(const struct perfctr_slot *s,
 			 struct perf_event_attr *attr)
 {
-	memset(attr, 0, sizeof(*attr));
-	attr->size = sizeof(*attr);
-	attr->type = s->type;
-	attr->config = s->config;
-	attr->config1 = s->config1;
-	attr->config2 = s->config2;
-	/* pinned: exact counts, never time-shared, unless .multiplex */
-	attr->pinned = !(s->flags & PERFCTR_F_MULTIPLEX);
-	attr->exclude_user = !!(s->flags & PERFCTR_F_EXCLUDE_USER);
-	attr->exclude_kernel = !!(s->flags & PERFCTR_F_EXCLUDE_KERNEL);
-	attr->exclude_hv = !!(s->flags & PERFCTR_F_EXCLUDE_HV);
+	perfctr_attr_counter(attr, s->type, s->config, s->config1, s->config2,
+			     s->flags);
 }
 
 static void perfctr_release_event(struct perf_event *ev)

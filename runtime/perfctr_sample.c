@@ -57,17 +57,7 @@ static void perfctr_sample_attr(unsigned int idx, struct perf_event_attr *a)
 	const struct perfctr_request_desc *r = &perfctr_requests[idx];
 
 	perfctr_attr(&perfctr_slots[idx], a);
-	a->pinned = 0;		/* as stap's perf probes */
-	a->freq = !!r->hz;
-	if (r->hz)
-		a->sample_freq = r->hz;
-	else
-		a->sample_period = r->sample;
-	a->precise_ip = r->precise;
-	/* a wakeup per sample: on x86 this keeps PEBS from batching samples
-	 * (large PEBS), whose handler would run at buffer drain, out of the
-	 * context it sampled */
-	a->wakeup_events = 1;
+	perfctr_attr_sample(a, r->sample, r->hz, r->precise);
 }
 
 /* The placeholder encodings in stap's probes, replaced. */

@@ -66,6 +66,7 @@ static int check_event_call(struct model *m, const struct counter_read *r,
 	snprintf(c->event, sizeof(c->event), "%s", r->id);
 	c->plm = name.plm & PERFCTR_PLM_ALL ? name.plm & PERFCTR_PLM_ALL :
 		 PERFCTR_PLM_ALL;
+	c->gh = name.gh;
 	c->src = r->src;
 	c->where = c->id_tok = r->where;
 	c->event_fn = r->event_fn;

@@ -32,6 +32,7 @@ static void request_of(const struct counter *c, struct perfctr_request *r)
 	memset(r, 0, sizeof(*r));
 	r->idx = c->idx;
 	r->plm = c->plm;
+	r->gh = c->gh;
 	r->mux = c->mux;
 	r->scope = c->scope;
 	snprintf(r->target, sizeof(r->target), "%s", c->target);
@@ -174,11 +175,11 @@ static int emit_table(struct strbuf *sb, const struct model *m)
 		c_string(sb, r.id);
 		strbuf__add(sb, ", .event = ", 11);
 		c_string(sb, r.event);
-		strbuf__printf(sb, ", .plm = %u, .mux = %u, .scope = %u, "
-			       ".tslot = %u, .sample = %u, .hz = %u, "
-			       ".precise = %u, .target = ", r.plm, r.mux,
-			       r.scope, thread_slot(m, c), r.sample, r.hz,
-			       r.precise);
+		strbuf__printf(sb, ", .plm = %u, .gh = %u, .mux = %u, "
+			       ".scope = %u, .tslot = %u, .sample = %u, "
+			       ".hz = %u, .precise = %u, .target = ", r.plm,
+			       r.gh, r.mux, r.scope, thread_slot(m, c),
+			       r.sample, r.hz, r.precise);
 		c_string(sb, r.target);
 		strbuf__add(sb, ", .src = ", 9);
 		c_string(sb, r.src);

@@ -26,6 +26,7 @@ struct counter {
 	char id[PERFCTR_ID_MAX];
 	char event[PERFCTR_NAME_MAX];
 	unsigned int plm;		/* enum perfctr_plm */
+	unsigned int gh;		/* the name's :G/:H, enum perfctr_gh */
 	int mux;			/* .multiplex */
 	unsigned int scope;		/* enum perfctr_scope */
 	int scope_given;		/* else: process with a target, cpu */

@@ -166,7 +166,8 @@ static const char *plm_modifier(unsigned int plm)
 	       plm == PERFCTR_PLM_KERNEL ? ":k" : ":uk";
 }
 
-/* The event name's own modifiers must agree with .user / .kernel. */
+/* The event name's own modifiers must agree with .user / .kernel; its
+ * :G/:H go to the request as they are. */
 static int check_event(struct parser *ps, struct counter *c,
 		       const struct token *event_tok)
 {
@@ -189,7 +190,7 @@ static int check_event(struct parser *ps, struct counter *c,
 		return -1;
 	}
 	uk = name.plm & PERFCTR_PLM_ALL;	/* :h only adds the hypervisor */
-	if (name.plm && !uk) {
+	if (name.plm && !uk && !c->plm) {
 		error_at(ps, event_tok, "\"%s\" counts neither user nor "
 			 "kernel mode; add ':u' or ':k'", c->event);
 		return -1;
@@ -203,6 +204,7 @@ static int check_event(struct parser *ps, struct counter *c,
 	}
 	if (!c->plm)
 		c->plm = uk ? uk : PERFCTR_PLM_ALL;
+	c->gh = name.gh;
 	return 0;
 }
 

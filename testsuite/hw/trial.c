@@ -84,15 +84,17 @@ static enum group group_of(const struct perfctr_dump_pmu *p, const char *name)
  * or mode filters, msr/, rejects it: the denial stands). */
 static int trial(const struct perfctr_encoding *enc, int cpu, int *as_task)
 {
-	struct perfctr_encoding task = *enc;
-	int err = perfctr_encoding__trial_open(enc, cpu, NULL, 0), again;
+	struct perfctr_encoding user = *enc;
+	struct perfctr_trial task;
+	int err = perfctr_encoding__trial_open(enc, cpu, NULL, 0), again = 0;
 
 	*as_task = 0;
 	if (classify(err) != C_DENIED)
 		return err;
-	task.flags |= PERFCTR_F_TRIAL_TASK | PERFCTR_F_EXCLUDE_KERNEL |
-		      PERFCTR_F_EXCLUDE_HV;
-	again = perfctr_encoding__trial_open(&task, cpu, NULL, 0);
+	user.flags |= PERFCTR_F_EXCLUDE_KERNEL | PERFCTR_F_EXCLUDE_HV;
+	perfctr_trial__init(&task, NULL, &user);
+	task.per_task = 1;
+	perfctr_trials__open(&task, 1, cpu, &again);
 	*as_task = !again;
 	return !again || classify(again) == C_ABSENT ? again : err;
 }

@@ -421,7 +421,8 @@ arm64_build_helper() {
 		return 0
 	fi
 	mkdir -p "$dir"
-	hdrs=("$top_srcdir"/helper/*.h "$top_builddir/config.h"
+	hdrs=("$top_srcdir"/helper/*.h "$top_srcdir"/runtime/perfctr_*.h
+		"$top_builddir/config.h"
 		"$ARCH_SYSROOT/.guest-sysroot")
 	for s in ${HELPER_LIB_SOURCES:-} ${HELPER_RUN_SOURCES:-}; do
 		[[ $s == *.c ]] || continue
@@ -490,7 +491,8 @@ arm64_helper_cc() {
 	local log=$ARCH_DIR/helper/cc.log
 	"$ARCH_CC" -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 		-Werror=implicit-function-declaration -D_GNU_SOURCE \
-		-I"$top_srcdir/helper" -I"$top_builddir" -I"$ARCH_SYSROOT/usr/include" \
+		-I"$top_srcdir/helper" -I"$top_srcdir/runtime" -I"$top_builddir" \
+		-I"$ARCH_SYSROOT/usr/include" \
 		-DREAL_STAPRUN='"/usr/bin/staprun"' ${ARM64_HELPER_SYSROOT:+--sysroot="$ARM64_HELPER_SYSROOT"} \
 		"$@" >"$log" 2>&1 || {
 		cat "$log" >&2

@@ -413,14 +413,15 @@ trixie_build_helper() {
 		[[ $s == *.c ]] && srcs+=("$top_srcdir/$s")
 	done
 	[ ${#srcs[@]} -gt 0 ] || die "no HELPER_RUN_SOURCES in config.sh (run make)"
-	hdrs=("$top_srcdir"/helper/*.h "$top_builddir/config.h" "$TRIXIE_DIR/.stamp")
+	hdrs=("$top_srcdir"/helper/*.h "$top_srcdir"/runtime/perfctr_*.h
+		"$top_builddir/config.h" "$TRIXIE_DIR/.stamp")
 	newer_than "$ARCH_HELPER" "${srcs[@]}" "${hdrs[@]}" || return 0
 	vlog "building $ARCH_HELPER in the trixie tree"
 	# shellcheck disable=SC2086 # HELPER_LIBS: words
 	"$top_srcdir/testsuite/lib/chroot-run" "$TRIXIE_ROOT" \
 		gcc -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 		-Werror=implicit-function-declaration -D_GNU_SOURCE \
-		-I"$top_srcdir/helper" -I"$top_builddir" \
+		-I"$top_srcdir/helper" -I"$top_srcdir/runtime" -I"$top_builddir" \
 		-DREAL_STAPRUN='"/usr/bin/staprun"' -o "$ARCH_HELPER.tmp" \
 		"${srcs[@]}" ${HELPER_LIBS:--lpfm -lelf} >"$log" 2>&1 || {
 		cat "$log" >&2

@@ -140,7 +140,7 @@ static void all_names(struct perfctr_resolver *r)
 		ret = perfctr_resolver__resolve(r, oracle[i].name, 0, &e, err, sizeof(err));
 		ok(ret == 0 && e.type == oracle[i].type &&
 		   e.config == oracle[i].config && e.config1 == 0 &&
-		   e.config2 == 0 && e.flags == 0,
+		   e.config2 == 0 && e.flags == PERFCTR_F_EXCLUDE_GUEST,
 		   "%s -> type %u config %#llx", oracle[i].name,
 		   oracle[i].type, (unsigned long long)oracle[i].config);
 		if (ret || e.type != oracle[i].type || e.config != oracle[i].config)
@@ -154,7 +154,10 @@ static void all_names(struct perfctr_resolver *r)
 	is_int(unlisted, 0, "no name listed that perf does not list");
 }
 
-/* Levels: the request's, the name's, and perf's exclude_hv rule. */
+/* Levels: the request's, the name's, and perf's exclude_* rules (perf
+ * 6.1: perf stat -vv -e NAME prints them; testsuite/unit/helper/
+ * test-perf-modifiers compares every combination with this machine's
+ * perf). */
 static const struct {
 	const char *name;
 	unsigned int plm;
@@ -165,19 +168,35 @@ static const struct {
 #define EU PERFCTR_F_EXCLUDE_USER
 #define EK PERFCTR_F_EXCLUDE_KERNEL
 #define EH PERFCTR_F_EXCLUDE_HV
-	{ "cycles", 0, 0, 0, NULL },
-	{ "cycles", PERFCTR_PLM_ALL, 0, 0, NULL },
-	{ "cycles", PERFCTR_PLM_USER, 0, EK | EH, NULL },
+#define EG PERFCTR_F_EXCLUDE_GUEST
+#define EHO PERFCTR_F_EXCLUDE_HOST
+	{ "cycles", 0, 0, EG, NULL },
+	{ "cycles", PERFCTR_PLM_ALL, 0, EG, NULL },
+	{ "cycles", PERFCTR_PLM_USER, 0, EK | EH | EG, NULL },
 	{ "cycles", PERFCTR_PLM_KERNEL, 0, EU | EH, NULL },
-	{ "cycles:u", 0, 0, EK | EH, NULL },
+	{ "cycles:u", 0, 0, EK | EH | EG, NULL },
 	{ "cycles:k", 0, 0, EU | EH, NULL },
-	{ "cycles:uk", 0, 0, EH, NULL },
-	{ "cycles:ukh", 0, 0, 0, NULL },
+	{ "cycles:uk", 0, 0, EH | EG, NULL },
+	{ "cycles:ukh", 0, 0, EG, NULL },
 	{ "cycles:h", 0, 0, EU | EK, NULL },
-	{ "cycles:u", PERFCTR_PLM_USER, 0, EK | EH, NULL },
-	{ "cycles:uh", PERFCTR_PLM_USER, 0, EK, NULL },
+	{ "cycles:u", PERFCTR_PLM_USER, 0, EK | EH | EG, NULL },
+	{ "cycles:uh", PERFCTR_PLM_USER, 0, EK | EG, NULL },
 	{ "task-clock:k", PERFCTR_PLM_KERNEL, 0, EU | EH, NULL },
-	{ "r1c0:u", 0, 0, EK | EH, NULL },
+	{ "r1c0:u", 0, 0, EK | EH | EG, NULL },
+	{ "cycles:G", 0, 0, EHO, NULL },
+	{ "cycles:H", PERFCTR_PLM_ALL, 0, EG, NULL },
+	{ "cycles:GH", 0, 0, 0, NULL },
+	{ "cycles:HG", 0, 0, 0, NULL },
+	{ "cycles:uG", 0, 0, EK | EH | EHO, NULL },
+	{ "cycles:Gu", 0, 0, EK | EH | EHO, NULL },
+	{ "cycles:G", PERFCTR_PLM_USER, 0, EK | EH | EHO, NULL },
+	{ "cycles:H", PERFCTR_PLM_KERNEL, 0, EU | EH | EG, NULL },
+	{ "cycles:kG", 0, 0, EU | EH | EHO, NULL },
+	{ "cycles:h", PERFCTR_PLM_USER, 0, EK | EG, NULL },
+	{ "cycles:hG", PERFCTR_PLM_KERNEL, 0, EU | EHO, NULL },
+	{ "cycles:uu", 0, -EINVAL, 0,
+	  "modifier 'u' given twice in \"cycles:uu\"" },
+	{ "cycles:GkG", 0, -EINVAL, 0, "modifier 'G' given twice" },
 	{ "cycles:u", PERFCTR_PLM_KERNEL, -EINVAL, 0,
 	  "the modifiers of \"cycles:u\" contradict the request's .kernel" },
 	{ "cycles:k", PERFCTR_PLM_USER, -EINVAL, 0,
@@ -217,6 +236,56 @@ static void all_levels(struct perfctr_resolver *r)
 	}
 }
 
+/* A module's request: its :G/:H must be the name's, .precise is perf's
+ * 'p' (which excludes the guest when :G/:H do not say). */
+static const struct {
+	const char *name;
+	unsigned int plm, gh, precise;
+	int ret;
+	uint32_t flags;
+	const char *msg;
+} requests[] = {
+	{ "cycles", PERFCTR_PLM_KERNEL, 0, 0, 0, EU | EH, NULL },
+	{ "cycles", PERFCTR_PLM_KERNEL, 0, 1, 0, EU | EH | EG, NULL },
+	{ "cycles", PERFCTR_PLM_ALL, 0, 2, 0, EG, NULL },
+	{ "cycles:G", PERFCTR_PLM_KERNEL, PERFCTR_GH_GUEST, 1, 0,
+	  EU | EH | EHO, NULL },
+	{ "cycles:GH", PERFCTR_PLM_ALL, PERFCTR_GH_GUEST | PERFCTR_GH_HOST, 0, 0,
+	  0, NULL },
+	{ "cycles:G", PERFCTR_PLM_ALL, 0, 0, -EINVAL, 0,
+	  "the modifiers of \"cycles:G\" contradict the request's no :G or :H" },
+	{ "cycles:H", PERFCTR_PLM_ALL, PERFCTR_GH_GUEST, 0, -EINVAL, 0,
+	  "contradict the request's :G" },
+	{ "cycles", PERFCTR_PLM_ALL, PERFCTR_GH_HOST, 0, -EINVAL, 0,
+	  "contradict the request's :H" },
+};
+
+static void all_requests(struct perfctr_resolver *r)
+{
+	struct perfctr_request req;
+	struct perfctr_encoding e;
+	char err[512];
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(requests) / sizeof(requests[0]); i++) {
+		memset(&req, 0, sizeof(req));
+		snprintf(req.event, sizeof(req.event), "%s", requests[i].name);
+		req.plm = requests[i].plm;
+		req.gh = requests[i].gh;
+		req.precise = requests[i].precise;
+		err[0] = '\0';
+		ret = perfctr_resolver__resolve_request(r, &req, &e, err,
+							sizeof(err));
+		is_int(ret, requests[i].ret, "request %s plm %u gh %u precise %u",
+		       req.event, req.plm, req.gh, req.precise);
+		if (requests[i].msg)
+			like(err, requests[i].msg, "  message");
+		else
+			is_int(e.flags, requests[i].flags, "  flags");
+	}
+}
+
 int main(void)
 {
 	struct perfctr_resolver *r;
@@ -225,6 +294,7 @@ int main(void)
 	r = resolver();
 	all_names(r);
 	all_levels(r);
+	all_requests(r);
 	perfctr_resolver__free(r);
 	test_cleanup();
 	return tap_done();

@@ -177,13 +177,13 @@ static void assignments(void)
 
 	is_int(run(a1, NULL), 0, "software events: staprun runs");
 	expect_argv("software events", a1,
-		    "perfctr_assign=" HASH ";0,1,1,0,0,0;1,1,2,0,0,6");
+		    "perfctr_assign=" HASH ";0,1,1,0,0,10;1,1,2,0,0,16");
 	fds0 = test_read(fds, NULL);
 	ok(fds0 && !strstr(fds0, "perf_event"), "no perf_event descriptor reaches staprun");
 
 	is_int(run(a2, NULL), 0, "options after the module: staprun runs");
 	expect_argv("options after the module", a2,
-		    "perfctr_assign=" HASH ";0,1,1,0,0,0;1,1,2,0,0,6");
+		    "perfctr_assign=" HASH ";0,1,1,0,0,10;1,1,2,0,0,16");
 	err = stderr_text();
 	like(err, "perfctr-run: counter \"pf\": event \"page-faults\" is type 1 config 0x2",
 	     "-v: each counter's encoding on stderr");
@@ -205,7 +205,7 @@ static void assignments(void)
 	snprintf(env0, sizeof(env0), "PERFCTR_SYSFS_ROOT=%s", test_path("sys"));
 	sysfs_env[0] = env0;
 	is_int(run(a4, sysfs_env), 0, "an event from the sysfs root given");
-	expect_argv("PERFCTR_SYSFS_ROOT", a4, "perfctr_assign=" HASH ";0,1,3,0,0,0");
+	expect_argv("PERFCTR_SYSFS_ROOT", a4, "perfctr_assign=" HASH ";0,1,3,0,0,10");
 }
 
 static void refusals(void)

@@ -19,6 +19,7 @@
 #define EU PERFCTR_F_EXCLUDE_USER
 #define EK PERFCTR_F_EXCLUDE_KERNEL
 #define EH PERFCTR_F_EXCLUDE_HV
+#define EG PERFCTR_F_EXCLUDE_GUEST
 #define U PERFCTR_PLM_USER
 #define K PERFCTR_PLM_KERNEL
 
@@ -42,20 +43,20 @@ struct row {
  * CPU_CLK_UNHALTED.THREAD_P EventCode 0x3c UMask 0x0.  UnHalted Core
  * Cycles is architectural event 3CH, umask 00H. */
 #define INTEL_COMMON(pmu)						\
-	GOOD("INST_RETIRED:ANY_P", 0, RAW, 0xc0, 0),			\
-	GOOD("INST_RETIRED.ANY_P", 0, RAW, 0xc0, 0),			\
-	GOOD("inst_retired.any_p", 0, RAW, 0xc0, 0),			\
-	GOOD(pmu "::INST_RETIRED:ANY_P", 0, RAW, 0xc0, 0),		\
-	GOOD("MEM_LOAD_RETIRED:L3_MISS", 0, RAW, 0x20d1, 0),		\
-	GOOD("mem_load_retired.l3_miss", 0, RAW, 0x20d1, 0),		\
-	GOOD("MEM_LOAD_RETIRED:L3_MISS:c=2", 0, RAW, 0x20020d1, 0),	\
-	GOOD("CPU_CLK_UNHALTED:THREAD_P", 0, RAW, 0x3c, 0),		\
-	GOOD("UNHALTED_CORE_CYCLES", 0, RAW, 0x3c, 0),			\
-	GOOD("INST_RETIRED:ANY_P:u", 0, RAW, 0xc0, EK | EH),		\
+	GOOD("INST_RETIRED:ANY_P", 0, RAW, 0xc0, EG),			\
+	GOOD("INST_RETIRED.ANY_P", 0, RAW, 0xc0, EG),			\
+	GOOD("inst_retired.any_p", 0, RAW, 0xc0, EG),			\
+	GOOD(pmu "::INST_RETIRED:ANY_P", 0, RAW, 0xc0, EG),		\
+	GOOD("MEM_LOAD_RETIRED:L3_MISS", 0, RAW, 0x20d1, EG),		\
+	GOOD("mem_load_retired.l3_miss", 0, RAW, 0x20d1, EG),		\
+	GOOD("MEM_LOAD_RETIRED:L3_MISS:c=2", 0, RAW, 0x20020d1, EG),	\
+	GOOD("CPU_CLK_UNHALTED:THREAD_P", 0, RAW, 0x3c, EG),		\
+	GOOD("UNHALTED_CORE_CYCLES", 0, RAW, 0x3c, EG),			\
+	GOOD("INST_RETIRED:ANY_P:u", 0, RAW, 0xc0, EK | EH | EG),		\
 	GOOD("INST_RETIRED:ANY_P:k", 0, RAW, 0xc0, EU | EH),		\
-	GOOD("INST_RETIRED:ANY_P", U, RAW, 0xc0, EK | EH),		\
+	GOOD("INST_RETIRED:ANY_P", U, RAW, 0xc0, EK | EH | EG),		\
 	GOOD("INST_RETIRED:ANY_P:k", K, RAW, 0xc0, EU | EH),		\
-	GOOD("cycles", 0, PERF_TYPE_HARDWARE, 0, 0),			\
+	GOOD("cycles", 0, PERF_TYPE_HARDWARE, 0, EG),			\
 	BAD("INST_RETIRED:ANY_P:u", K, -EINVAL, "contradict the request's .kernel"), \
 	BAD("INST_RETIRED:ANY_P:u=0:k=1", U, -EINVAL,			\
 	    "event \"INST_RETIRED:ANY_P:u=0:k=1\" counts at .kernel, which contradicts the request's .user"), \
@@ -86,13 +87,13 @@ static const struct row spr[] = {
  * ex_ret_mmx_fp_instr.sse_instr 0xcb umask 0x04, ls_not_halted_cyc 0x76,
  * ex_ret_msprd_brnch_instr_dir_msmtch 0x1c7 (bits 8-11 go to 32-35). */
 static const struct row zen3[] = {
-	GOOD("RETIRED_INSTRUCTIONS", 0, RAW, 0xc0, 0),
-	GOOD("amd64_fam19h_zen3::RETIRED_INSTRUCTIONS", 0, RAW, 0xc0, 0),
-	GOOD("RETIRED_BRANCH_INSTRUCTIONS", 0, RAW, 0xc2, 0),
-	GOOD("RETIRED_MMX_FP_INSTRUCTIONS:SSE_INSTR", 0, RAW, 0x4cb, 0),
-	GOOD("CYCLES_NOT_IN_HALT", 0, RAW, 0x76, 0),
-	GOOD("RETIRED_BRANCH_MISPREDICTED_DIRECTION_MISMATCH", 0, RAW, 0x1000000c7, 0),
-	GOOD("RETIRED_INSTRUCTIONS:u", 0, RAW, 0xc0, EK | EH),
+	GOOD("RETIRED_INSTRUCTIONS", 0, RAW, 0xc0, EG),
+	GOOD("amd64_fam19h_zen3::RETIRED_INSTRUCTIONS", 0, RAW, 0xc0, EG),
+	GOOD("RETIRED_BRANCH_INSTRUCTIONS", 0, RAW, 0xc2, EG),
+	GOOD("RETIRED_MMX_FP_INSTRUCTIONS:SSE_INSTR", 0, RAW, 0x4cb, EG),
+	GOOD("CYCLES_NOT_IN_HALT", 0, RAW, 0x76, EG),
+	GOOD("RETIRED_BRANCH_MISPREDICTED_DIRECTION_MISMATCH", 0, RAW, 0x1000000c7, EG),
+	GOOD("RETIRED_INSTRUCTIONS:u", 0, RAW, 0xc0, EK | EH | EG),
 	GOOD("RETIRED_INSTRUCTIONS", K, RAW, 0xc0, EU | EH),
 	BAD("INST_RETIRED:ANY_P", 0, -ENOENT, "unknown event \"INST_RETIRED:ANY_P\""),
 	BAD("RETIRED_INSTRUCTION", 0, -ENOENT, "did you mean \"RETIRED_INSTRUCTIONS\""),

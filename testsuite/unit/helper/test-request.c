@@ -25,7 +25,8 @@ static struct perfctr_request req(unsigned int idx, const char *id,
 
 static int same(const struct perfctr_request *a, const struct perfctr_request *b)
 {
-	return a->idx == b->idx && a->plm == b->plm && !strcmp(a->id, b->id) &&
+	return a->idx == b->idx && a->plm == b->plm && a->gh == b->gh &&
+	       !strcmp(a->id, b->id) &&
 	       !strcmp(a->event, b->event) && !strcmp(a->src, b->src);
 }
 
@@ -48,6 +49,9 @@ static void formats(void)
 		  "idx=4294967295;id=A-z_0.9:/,+;event=icl::INST_RETIRED:ANY_P;plm=uk;src=s" },
 		{ { 2, "m", "cycles", PERFCTR_PLM_ALL, "s", 1 },
 		  "idx=2;id=m;event=cycles;plm=uk;src=s;mux=1" },
+		{ { 3, "g", "cycles:uH", PERFCTR_PLM_USER, "s",
+		    .gh = PERFCTR_GH_HOST },
+		  "idx=3;id=g;event=cycles:uH;plm=u;src=s;gh=h" },
 	};
 	struct perfctr_request back;
 	char buf[PERFCTR_REQ_FMT_MAX];
@@ -114,6 +118,36 @@ static void optional_fields(void)
 	   "an empty mux is refused");
 }
 
+/* gh, the name's :G/:H: optional, its two letters in order. */
+static void guest_host(void)
+{
+	static const struct {
+		const char *gh;
+		int ret;
+		unsigned int want;
+	} cases[] = {
+		{ "", 0, 0 },
+		{ ";gh=g", 0, PERFCTR_GH_GUEST },
+		{ ";gh=h", 0, PERFCTR_GH_HOST },
+		{ ";gh=gh", 0, PERFCTR_GH_GUEST | PERFCTR_GH_HOST },
+		{ ";gh=hg", -EINVAL, 0 },
+		{ ";gh=", -EINVAL, 0 },
+		{ ";gh=G", -EINVAL, 0 },
+		{ ";gh=ggh", -EINVAL, 0 },
+	};
+	struct perfctr_request r;
+	char buf[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(buf, sizeof(buf), "idx=0;id=c;event=e;plm=u;src=s%s",
+			 cases[i].gh);
+		is_int(perfctr_request__parse(buf, &r), cases[i].ret, "%s", buf);
+		if (!cases[i].ret)
+			is_int(r.gh, cases[i].want, "  gh %u", cases[i].want);
+	}
+}
+
 static void format_errors(void)
 {
 	struct perfctr_request r = req(0, "c", "cycles", PERFCTR_PLM_ALL, "x:1:1");
@@ -127,6 +161,9 @@ static void format_errors(void)
 	is_int(perfctr_request__format(&r, buf, sizeof(buf)), -EINVAL, "plm 0: -EINVAL");
 	r.plm = PERFCTR_PLM_HV;
 	is_int(perfctr_request__format(&r, buf, sizeof(buf)), -EINVAL, "plm hv: -EINVAL");
+	r.plm = PERFCTR_PLM_ALL;
+	r.gh = 4;
+	is_int(perfctr_request__format(&r, buf, sizeof(buf)), -EINVAL, "gh 4: -EINVAL");
 	r = req(0, "", "cycles", PERFCTR_PLM_ALL, "x");
 	is_int(perfctr_request__format(&r, buf, sizeof(buf)), -EINVAL, "empty id: -EINVAL");
 	r = req(0, "c", "", PERFCTR_PLM_ALL, "x");
@@ -240,6 +277,7 @@ static void assigns(void)
 int main(void)
 {
 	optional_fields();
+	guest_host();
 	formats();
 	hostile_round_trip();
 	format_errors();

@@ -13,6 +13,7 @@
 #define EU PERFCTR_F_EXCLUDE_USER
 #define EK PERFCTR_F_EXCLUDE_KERNEL
 #define EH PERFCTR_F_EXCLUDE_HV
+#define EG PERFCTR_F_EXCLUDE_GUEST
 
 static const char *const tree[][2] = {
 	{ DEV "cpu/type", "4\n" },
@@ -60,28 +61,28 @@ static const struct {
 #define GOOD(name, plm, type, c, c1, c2, flags) \
 	{ name, plm, 0, type, c, c1, c2, flags, NULL }
 #define BAD(name, plm, ret, msg) { name, plm, ret, 0, 0, 0, 0, 0, msg }
-	GOOD("cpu/event=0xc0,umask=1/", 0, 4, 0x1c0, 0, 0, 0),
-	GOOD("cpu/event=192,umask=010/", 0, 4, 0xac0, 0, 0, 0),	/* decimal, as perf */
-	GOOD("cpu/event=0x1c7/", 0, 4, 0x1000000c7, 0, 0, 0),
-	GOOD("cpu/ex_ret_msprd_brnch_instr_dir_msmtch/", 0, 4, 0x1000000c7, 0, 0, 0),
-	GOOD("cpu/event=0xfff/", 0, 4, 0xf000000ff, 0, 0, 0),
-	GOOD("cpu/inst_retired/", 0, 4, 0xc0, 0, 0, 0),
-	GOOD("inst_retired", 0, 4, 0xc0, 0, 0, 0),
-	GOOD("INST_RETIRED", 0, 4, 0xc0, 0, 0, 0),
-	GOOD("cpu/mem-loads/", 0, 4, 0x1cd, 3, 0, 0),
-	GOOD("cpu/mem-loads,ldlat=10/", 0, 4, 0x1cd, 10, 0, 0),
-	GOOD("cpu/ldlat=0x10,mem-loads/", 0, 4, 0x1cd, 0x10, 0, 0),
-	GOOD("cpu/edge,event=0x3c/", 0, 4, 1 << 18 | 0x3c, 0, 0, 0),
-	GOOD("cpu/event=0x3c,cmask=1,inv/", 0, 4, 1 << 24 | 1 << 23 | 0x3c, 0, 0, 0),
-	GOOD("cpu/config=0x1234,config1=5,config2=0x7/", 0, 4, 0x1234, 5, 7, 0),
-	GOOD("cpu/offcore_rsp=0xffffffffffffffff/", 0, 4, 0, ~0ull, 0, 0),
-	GOOD("cpu/xtra=7/", 0, 4, 0, 0, 0x31, 0),	/* bits 4,5 then 0 */
-	GOOD("uncore_imc_0/cas_count_read/", 0, 17, 0x304, 0, 0, 0),
-	GOOD("cas_count_read", 0, 17, 0x304, 0, 0, 0),
-	GOOD("software/config=3/", 0, 1, 3, 0, 0, 0),
-	GOOD("cpu/event=0xc0/u", 0, 4, 0xc0, 0, 0, EK | EH),
+	GOOD("cpu/event=0xc0,umask=1/", 0, 4, 0x1c0, 0, 0, EG),
+	GOOD("cpu/event=192,umask=010/", 0, 4, 0xac0, 0, 0, EG),	/* decimal, as perf */
+	GOOD("cpu/event=0x1c7/", 0, 4, 0x1000000c7, 0, 0, EG),
+	GOOD("cpu/ex_ret_msprd_brnch_instr_dir_msmtch/", 0, 4, 0x1000000c7, 0, 0, EG),
+	GOOD("cpu/event=0xfff/", 0, 4, 0xf000000ff, 0, 0, EG),
+	GOOD("cpu/inst_retired/", 0, 4, 0xc0, 0, 0, EG),
+	GOOD("inst_retired", 0, 4, 0xc0, 0, 0, EG),
+	GOOD("INST_RETIRED", 0, 4, 0xc0, 0, 0, EG),
+	GOOD("cpu/mem-loads/", 0, 4, 0x1cd, 3, 0, EG),
+	GOOD("cpu/mem-loads,ldlat=10/", 0, 4, 0x1cd, 10, 0, EG),
+	GOOD("cpu/ldlat=0x10,mem-loads/", 0, 4, 0x1cd, 0x10, 0, EG),
+	GOOD("cpu/edge,event=0x3c/", 0, 4, 1 << 18 | 0x3c, 0, 0, EG),
+	GOOD("cpu/event=0x3c,cmask=1,inv/", 0, 4, 1 << 24 | 1 << 23 | 0x3c, 0, 0, EG),
+	GOOD("cpu/config=0x1234,config1=5,config2=0x7/", 0, 4, 0x1234, 5, 7, EG),
+	GOOD("cpu/offcore_rsp=0xffffffffffffffff/", 0, 4, 0, ~0ull, 0, EG),
+	GOOD("cpu/xtra=7/", 0, 4, 0, 0, 0x31, EG),	/* bits 4,5 then 0 */
+	GOOD("uncore_imc_0/cas_count_read/", 0, 17, 0x304, 0, 0, EG),
+	GOOD("cas_count_read", 0, 17, 0x304, 0, 0, EG),
+	GOOD("software/config=3/", 0, 1, 3, 0, 0, EG),
+	GOOD("cpu/event=0xc0/u", 0, 4, 0xc0, 0, 0, EK | EH | EG),
 	GOOD("cpu/event=0xc0/:k", PERFCTR_PLM_KERNEL, 4, 0xc0, 0, 0, EU | EH),
-	GOOD("inst_retired:u", 0, 4, 0xc0, 0, 0, EK | EH),
+	GOOD("inst_retired:u", 0, 4, 0xc0, 0, 0, EK | EH | EG),
 
 	BAD("cpu/event=0x1fff/", 0, -EINVAL,
 	    "value 0x1fff too big for term \"event\" (12 bits)"),

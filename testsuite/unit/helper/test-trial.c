@@ -2,11 +2,14 @@
 /*
  * test-trial.c - trial opens against this machine's kernel: software
  * events open (as root), hardware ones fail here when there is no PMU,
- * the reasons are worded, nothing is left open.  Where a PMU exists, an
- * over-full pinned set must show a misfit.
+ * the reasons are worded, nothing is left open, a .process request is
+ * tried as this process's own on each CPU and leaves its CPUs as they
+ * were.  Where a PMU exists, an over-full pinned set must show a misfit.
+ * (test-trial-fake: the same code against a kernel the test makes up.)
  */
 #include <dirent.h>
 #include <errno.h>
+#include <sched.h>
 #include <sys/wait.h>
 #include <linux/perf_event.h>
 #include "libperfctr.h"
@@ -54,8 +57,28 @@ static const struct perfctr_encoding sw[] = {
 	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, 0, 0, 0 },
 };
 
+/* n counters per CPU, the first per_task of them .process requests. */
+static void trials(struct perfctr_trial *t, const struct perfctr_encoding *e,
+		   int n, int per_task)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		perfctr_trial__init(&t[i], NULL, &e[i]);
+		t[i].per_task = i < per_task;
+	}
+}
+
+static int cpus_now(cpu_set_t *set)
+{
+	CPU_ZERO(set);
+	return sched_getaffinity(0, sizeof(*set), set);
+}
+
 static void software(int *cpus, int ncpus)
 {
+	struct perfctr_trial t[4];
+	cpu_set_t before, after;
 	char err[512];
 	int res[4], i, ret;
 
@@ -63,11 +86,20 @@ static void software(int *cpus, int ncpus)
 		err[0] = '\0';
 		ret = perfctr_encoding__trial_open(&task_clock, cpus[i], err, sizeof(err));
 		is_int(ret, 0, "task-clock opens on CPU %d %s", cpus[i], err);
-		ret = perfctr_encodings__trial_open(sw, 4, cpus[i], res);
+		trials(t, sw, 4, 0);
+		ret = perfctr_trials__open(t, 4, cpus[i], res);
 		ok(ret == 0 && !res[0] && !res[1] && !res[2] && !res[3],
 		   "four software events open together on CPU %d", cpus[i]);
+		/* two of them as a .process target's, on this CPU */
+		trials(t, sw, 4, 2);
+		cpus_now(&before);
+		ret = perfctr_trials__open(t, 4, cpus[i], res);
+		cpus_now(&after);
+		ok(ret == 0 && !res[0] && !res[1] && !res[2] && !res[3],
+		   "two per-task and two per-CPU events on CPU %d", cpus[i]);
+		ok(CPU_EQUAL(&before, &after), "  this process's CPUs as before");
 	}
-	is_int(perfctr_encodings__trial_open(sw, 0, 0, res), 0, "an empty set fits");
+	is_int(perfctr_trials__open(t, 0, 0, res), 0, "an empty set fits");
 }
 
 static void failures(void)
@@ -76,6 +108,7 @@ static void failures(void)
 	struct perfctr_encoding notype = { 1234, 0, 0, 0, 0 };
 	struct perfctr_encoding nosw = { PERF_TYPE_SOFTWARE, 999, 0, 0, 0 };
 	struct perfctr_encoding set[3] = { sw[0], notype, sw[1] };
+	struct perfctr_trial t[3];
 	char err[512] = "";
 	int ret, res[3];
 
@@ -91,7 +124,8 @@ static void failures(void)
 	       "an unknown PMU type: -ENOENT");
 	is_int(perfctr_encoding__trial_open(&nosw, 0, err, sizeof(err)), -ENOENT,
 	       "an unknown software event: -ENOENT");
-	ret = perfctr_encodings__trial_open(set, 3, 0, res);
+	trials(t, set, 3, 0);
+	ret = perfctr_trials__open(t, 3, 0, res);
 	is_int(ret, -ENOENT, "a set with one bad event: its error");
 	ok(res[0] == 0 && res[1] == -ENOENT && res[2] == 0, "and only it is marked");
 	is_int(perfctr_encoding__trial_open(&task_clock, 1 << 20, err, sizeof(err)),
@@ -123,6 +157,7 @@ static void explanations(void)
 static void unprivileged(void)
 {
 	struct perfctr_encoding own = task_clock;
+	struct perfctr_trial t;
 	char err[512] = "";
 	int fd[2], status, ret = 0;
 	pid_t pid;
@@ -143,11 +178,12 @@ static void unprivileged(void)
 		if (write(fd[1], &ret, sizeof(ret)) != sizeof(ret) ||
 		    write(fd[1], err, sizeof(err)) != sizeof(err))
 			_exit(3);
-		/* a .process request as perfctr-run tries it for a user
-		 * who may not count CPU-wide: this process's, user mode */
-		own.flags |= PERFCTR_F_TRIAL_TASK | PERFCTR_F_EXCLUDE_KERNEL |
-			     PERFCTR_F_EXCLUDE_HV;
-		ret = perfctr_encoding__trial_open(&own, 0, err, sizeof(err));
+		/* a .process request as perfctr-run tries it: this
+		 * process's, user mode */
+		own.flags |= PERFCTR_F_EXCLUDE_KERNEL | PERFCTR_F_EXCLUDE_HV;
+		perfctr_trial__init(&t, NULL, &own);
+		t.per_task = 1;
+		perfctr_trials__open(&t, 1, 0, &ret);
 		if (write(fd[1], &ret, sizeof(ret)) != sizeof(ret))
 			_exit(3);
 		_exit(0);
@@ -162,7 +198,7 @@ static void unprivileged(void)
 	waitpid(pid, &status, 0);
 	if (paranoid() <= 2)
 		is_int(ret, 0, "as nobody: its own user-mode task-clock opens "
-		       "(PERFCTR_F_TRIAL_TASK)");
+		       "(a .process request)");
 	else
 		ok(ret == -EACCES || ret == -EPERM, "as nobody, paranoid %d: "
 		   "not even its own task-clock (%d)", paranoid(), ret);
@@ -172,6 +208,7 @@ static void unprivileged(void)
 static void misfit(void)
 {
 	struct perfctr_encoding many[64];
+	struct perfctr_trial t[64];
 	int res[64], i, nospc = 0, ret;
 
 	if (!have_pmu()) {
@@ -181,7 +218,8 @@ static void misfit(void)
 	for (i = 0; i < 64; i++)
 		many[i] = (struct perfctr_encoding){ PERF_TYPE_HARDWARE,
 			PERF_COUNT_HW_INSTRUCTIONS, 0, 0, 0 };
-	ret = perfctr_encodings__trial_open(many, 64, 0, res);
+	trials(t, many, 64, 0);
+	ret = perfctr_trials__open(t, 64, 0, res);
 	for (i = 0; i < 64; i++)
 		nospc += res[i] == -ENOSPC;
 	ok(ret == -ENOSPC && nospc > 0 && res[0] == 0,

@@ -72,11 +72,55 @@ static const struct bad_case bad[] = {
 	{ HASH ";0,5,0,0,0,0" OK, "type 5 is not a counter" },
 	{ HASH ";0,0,0,0,0,2" OK, "flags 0x2 contradict" },
 	{ HASH ";0,0,0,0,0,0;2,4,c0,0,0,0;3,0,0,0,0,8", "flags 0 contradict" },
-	{ HASH ";0,0,0,0,0,10" OK, "flags 0x10 contradict" },
+	{ HASH ";0,0,0,0,0,40" OK, "flags 0x40 contradict" },
+	{ HASH ";0,0,0,0,0,20" OK, "flags 0x20 contradict" },
 	{ HASH ";0,0,0,0,0,0;2,4,c0,0,0,3;3,0,0,0,0,8", "flags 0x3 contradict" },
 	{ HASH ";0,0,0,0,0,8" OK, "flags 0x8 contradict" },
 	{ HASH ";0,0,0,0,0,0;2,4,c0,0,0,2;3,0,0,0,0,0", "flags 0 contradict" },
 };
+
+/* The guest/host exclusions: exact for a name with :G or :H (gh), else
+ * exclude_host clear and exclude_guest free. */
+static const struct perfctr_request_desc gh_reqs[3] = {
+	{ .id = "c", .event = "cycles", .plm = PERFCTR_PLM_ALL },
+	{ .id = "g", .event = "cycles:G", .plm = PERFCTR_PLM_ALL,
+	  .gh = PERFCTR_GH_GUEST },
+	{ .id = "gh", .event = "cycles:GH", .plm = PERFCTR_PLM_ALL,
+	  .gh = PERFCTR_GH_GUEST | PERFCTR_GH_HOST },
+};
+
+static const struct {
+	const char *value;
+	int ok;
+} gh_cases[] = {
+	{ HASH ";0,0,0,0,0,0;1,0,0,0,0,20;2,0,0,0,0,0", 1 },
+	{ HASH ";0,0,0,0,0,10;1,0,0,0,0,20;2,0,0,0,0,0", 1 },
+	{ HASH ";0,0,0,0,0,30;1,0,0,0,0,20;2,0,0,0,0,0", 0 },
+	{ HASH ";0,0,0,0,0,20;1,0,0,0,0,20;2,0,0,0,0,0", 0 },
+	{ HASH ";0,0,0,0,0,0;1,0,0,0,0,0;2,0,0,0,0,0", 0 },
+	{ HASH ";0,0,0,0,0,0;1,0,0,0,0,30;2,0,0,0,0,0", 0 },
+	{ HASH ";0,0,0,0,0,0;1,0,0,0,0,10;2,0,0,0,0,0", 0 },
+	{ HASH ";0,0,0,0,0,0;1,0,0,0,0,20;2,0,0,0,0,10", 0 },
+	{ HASH ";0,0,0,0,0,0;1,0,0,0,0,20;2,0,0,0,0,20", 0 },
+};
+
+static void guest_host(void)
+{
+	struct perfctr_slot s[3];
+	char buf[128], err[200];
+	size_t i;
+	int rc;
+
+	for (i = 0; i < sizeof(gh_cases) / sizeof(gh_cases[0]); i++) {
+		snprintf(buf, sizeof(buf), "%s", gh_cases[i].value);
+		err[0] = '\0';
+		rc = perfctr_assign_parse(buf, HASH, gh_reqs, 3, s, err,
+					  sizeof(err));
+		is_int(rc, gh_cases[i].ok ? 0 : -EINVAL, "%s: \"%s\" %s",
+		       gh_cases[i].ok ? "accepted" : "rejected",
+		       gh_cases[i].value, err);
+	}
+}
 
 int main(void)
 {
@@ -85,6 +129,7 @@ int main(void)
 	size_t i;
 
 	good();
+	guest_host();
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int rc = parse(bad[i].value, s, err);
 

@@ -158,6 +158,8 @@ static void levels(void)
 		{ "probe perfctr.event(@1).counter(@2) {}", PERFCTR_PLM_ALL },
 		{ "probe perfctr.event(\"cycles:uh\").counter(\"a\") {}",
 		  PERFCTR_PLM_USER },
+		{ "probe perfctr.event(\"cycles:h\").user.counter(\"a\") {}",
+		  PERFCTR_PLM_USER },
 	};
 	size_t i;
 
@@ -172,6 +174,36 @@ static void levels(void)
 			printf("# %s", r.msgs);
 		done(&r);
 	}
+}
+
+/* The name's :G/:H go to the request as they are, from a clause and
+ * from an event function's name, into both tables. */
+static void guest_host(void)
+{
+	struct emit_opts opts = { "/rt", "0123456789abcdef", "stapdev" };
+	struct generated gen;
+	struct run r;
+	int errors;
+
+	run(&r, "probe perfctr.event(\"cycles:uG\").counter(\"a\") {}\n"
+		"probe begin { println(@perfctr(\"a\"), "
+		"perfctr_read_event(\"instructions:HG\")) }\n");
+	errors = r.errors + check__run(&r.m, &r.d);
+	ok(errors == 0 && r.m.ncounters == 2 &&
+	   r.m.counters[0].plm == PERFCTR_PLM_USER &&
+	   r.m.counters[0].gh == PERFCTR_GH_GUEST &&
+	   r.m.counters[1].plm == PERFCTR_PLM_ALL &&
+	   r.m.counters[1].gh == (PERFCTR_GH_GUEST | PERFCTR_GH_HOST),
+	   ":G, :HG: the counters' gh");
+	ok(errors == 0 && emit__generate(&r.m, &opts, &gen) == 0 &&
+	   strstr(gen.stp.buf, "event=cycles:uG;plm=u;src=t.stp:1:1;gh=g\"") &&
+	   strstr(gen.stp.buf, "plm=uk;src=t.stp:2:38;gh=gh\"") &&
+	   strstr(gen.stp.buf, ".plm = 1, .gh = 1,") &&
+	   strstr(gen.stp.buf, ".plm = 3, .gh = 3,"),
+	   "gh in the request table and in the module's");
+	if (errors == 0)
+		emit__free(&gen);
+	done(&r);
 }
 
 struct bad {
@@ -460,6 +492,7 @@ int main(void)
 {
 	simple_clause();
 	levels();
+	guest_host();
 	multiplex();
 	scopes();
 	sampling();

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * perfctr_attr.h - the perf_event_attr of every event the module opens,
+ * built in one place for the module (runtime/) and for perfctr-run's
+ * trial opens (helper/trial.c), so that a trial opens what the module
+ * will open.  Pure C over the uapi struct; any context.
+ *
+ * The flags are the assignment's (perfctr_flags.h).
+ */
+#ifndef PERFCTR_ATTR_H
+#define PERFCTR_ATTR_H
+
+#ifdef __KERNEL__
+#include <linux/perf_event.h>
+#include <linux/string.h>
+#else
+#include <string.h>
+#include <linux/perf_event.h>
+#endif
+
+#include "perfctr_flags.h"
+
+/* A counter: exact counts (pinned) unless multiplexed, at the levels the
+ * flags leave in. */
+static inline void perfctr_attr_counter(struct perf_event_attr *a,
+					unsigned int type,
+					unsigned long long config,
+					unsigned long long config1,
+					unsigned long long config2,
+					unsigned int flags)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = type;
+	a->config = config;
+	a->config1 = config1;
+	a->config2 = config2;
+	a->pinned = !(flags & PERFCTR_F_MULTIPLEX);
+	a->exclude_user = !!(flags & PERFCTR_F_EXCLUDE_USER);
+	a->exclude_kernel = !!(flags & PERFCTR_F_EXCLUDE_KERNEL);
+	a->exclude_hv = !!(flags & PERFCTR_F_EXCLUDE_HV);
+	a->exclude_guest = !!(flags & PERFCTR_F_EXCLUDE_GUEST);
+	a->exclude_host = !!(flags & PERFCTR_F_EXCLUDE_HOST);
+}
+
+/*
+ * A counter's attr (above) turned into a sampling clause's: flexible, as
+ * stap's perf probes are (a sampling event that does not fit waits its
+ * turn), overflowing every period events or freq times a second, at the
+ * .precise level, with a wakeup per sample: on x86 this keeps PEBS from
+ * batching samples (large PEBS), whose handler would run at buffer
+ * drain, out of the context it sampled.
+ */
+static inline void perfctr_attr_sample(struct perf_event_attr *a,
+				       unsigned int period, unsigned int freq,
+				       unsigned int precise)
+{
+	a->pinned = 0;
+	a->freq = !!freq;
+	if (freq)
+		a->sample_freq = freq;
+	else
+		a->sample_period = period;
+	a->precise_ip = precise;
+	a->wakeup_events = 1;
+}
+
+#endif /* PERFCTR_ATTR_H */
