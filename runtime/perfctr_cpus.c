@@ -122,6 +122,9 @@ static void perfctr_pair_set(struct perfctr_cpu *pc, unsigned int idx,
 	PERFCTR_RACE(PAIR_SET);
 	barrier();	/* an NMI sees the new pair only once it is whole */
 	WRITE_ONCE(pc->cur[idx], n);
+	/* no reader is half way through the old pair now: an NMI that was
+	 * has returned.  Only the pair that holds names an event. */
+	pc->pair[idx][!n].ev = NULL;
 }
 
 /*
@@ -166,17 +169,17 @@ static int perfctr_swap_on(int cpu, struct perfctr_swap *s)
 	return s->done ? 0 : -EAGAIN;
 }
 
-/* An event no reader can hold any more goes to the work for release;
- * false when there is no memory to note it (the caller keeps it). */
-static bool perfctr_retire(struct perf_event *ev)
+/* An event no reader can hold any more goes to the work for release,
+ * noted in d (allocated before: the swap may take one event out); d is
+ * freed when there is none. */
+static void perfctr_retire(struct perf_event *ev, struct perfctr_dead *d)
 {
-	struct perfctr_dead *d = kmalloc(sizeof(*d), GFP_KERNEL);
-
-	if (!d)
-		return false;
+	if (!ev) {
+		kfree(d);
+		return;
+	}
 	d->ev = ev;
 	llist_add(&d->node, &perfctr_dead);
-	return true;
 }
 
 /* Can this request's event be created inside a hotplug callback? */
@@ -206,6 +209,7 @@ static int perfctr_cpu_online(unsigned int cpu)
 {
 	struct perfctr_cpu *pc = per_cpu_ptr(perfctr_cpus, cpu);
 	struct perfctr_swap s = { .from_work = 0 };
+	struct perfctr_dead *d;
 	unsigned int i;
 	int want = 0;
 
@@ -213,6 +217,13 @@ static int perfctr_cpu_online(unsigned int cpu)
 	for (i = 0; i < PERFCTR_NDECLARED; i++) {
 		if (!perfctr_per_cpu(i))
 			continue;
+		d = kmalloc(sizeof(*d), GFP_KERNEL);
+		if (!d) {	/* the old counter stays: its reads fail */
+			printk(KERN_WARNING "perfctr: %s: CPU %d is back online "
+			       "without counter \"%s\": out of memory\n",
+			       THIS_MODULE->name, cpu, perfctr_requests[i].id);
+			continue;
+		}
 		s.idx = i;
 		s.ev = NULL;
 		if (perfctr_callback_safe(i)) {
@@ -220,15 +231,11 @@ static int perfctr_cpu_online(unsigned int cpu)
 			if (IS_ERR(s.ev))
 				s.ev = NULL;
 		}
-		if (perfctr_swap_on(cpu, &s)) {
-			if (s.ev && !perfctr_retire(s.ev))
-				printk(KERN_WARNING "perfctr: %s: out of memory "
-				       "on CPU %d\n", THIS_MODULE->name, cpu);
-			continue;	/* the old one still counts */
+		if (perfctr_swap_on(cpu, &s)) {	/* the old one still counts */
+			perfctr_retire(s.ev, d);	/* never seen */
+			continue;
 		}
-		if (s.old && !perfctr_retire(s.old))
-			printk(KERN_WARNING "perfctr: %s: leaking a counter of "
-			       "CPU %d: out of memory\n", THIS_MODULE->name, cpu);
+		perfctr_retire(s.old, d);
 		want |= !s.ev;
 	}
 	WRITE_ONCE(pc->want, want);
@@ -386,7 +393,7 @@ static void perfctr_cpus_stop(void)
 	for_each_possible_cpu(cpu) {
 		pc = per_cpu_ptr(perfctr_cpus, cpu);
 		for (i = 0; i < PERFCTR_NDECLARED; i++) {
-			p = &pc->pair[i][pc->cur[i] & 1];
+			p = &pc->pair[i][pc->cur[i] & 1];	/* only it */
 			if (p->ev)
 				perfctr_release_event(p->ev);
 			p->ev = NULL;
