@@ -18,7 +18,8 @@ guest_lib_files = \
 	testsuite/lib/guest-init \
 	testsuite/lib/guest-kernel \
 	testsuite/lib/stack.sh \
-	testsuite/lib/chroot-run
+	testsuite/lib/chroot-run \
+	testsuite/lib/tracepoints.sh
 guest_prog_files = \
 	testsuite/guest/progs/common.h \
 	testsuite/guest/progs/common.c \

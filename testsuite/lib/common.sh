@@ -112,6 +112,12 @@ kernel_release_of() {
 		"$1/include/generated/utsrelease.h" 2>/dev/null
 }
 
+# kbuild_common BUILD-TREE: the common half of a Debian headers tree (the
+# tree its Makefile includes, as the stack's stap sees it); empty if none.
+kbuild_common() {
+	sed -n 's|^include \(/.*\)/Makefile$|\1|p' "$1/Makefile" 2>/dev/null
+}
+
 # guest_newest_kernel: the newest release under /lib/modules with headers.
 guest_newest_kernel() {
 	local d
