@@ -43,6 +43,17 @@ vlog() { [ "${GUEST_VERBOSE:-0}" = 1 ] && log "$*"; return 0; }
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
+# run_timed FILE CMD...: run CMD (its status is ours); FILE gets the CPU
+# seconds (user + system) it and its children used.
+run_timed() {
+	local f=$1 TIMEFORMAT='%U %S' rc=0
+	shift
+	{ time "$@" 2>&4 || rc=$?; } 4>&2 2>"$f.tmp"
+	awk '{ printf "%.1f\n", $1 + $2 }' "$f.tmp" >"$f"
+	rm -f "$f.tmp"
+	return "$rc"
+}
+
 # shquote WORD: WORD quoted for any POSIX shell (busybox sh in the guest).
 shquote() {
 	local s=${1//\'/\'\\\'\'}
