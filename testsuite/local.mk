@@ -44,6 +44,18 @@ TESTS += testsuite/guest/run-suite-trixie-arm64 testsuite/guest/run-suite \
 	testsuite/guest/run-suite-trixie testsuite/guest/run-suite-rt \
 	testsuite/guest/run-suite-arm64
 
+# The last test of a run: where its time went, on the console (TAP
+# comments), from every other test's LOG.time (testsuite/lib/timed-driver)
+# and the guest suites' time lines.
+TEST_EXTENSIONS += .summary
+SUMMARY_LOG_DRIVER = $(LOG_DRIVER)
+AM_SUMMARY_LOG_DRIVER_FLAGS = --comments
+TESTS += testsuite/timings.summary
+timed_logs = $(TEST_LOGS:testsuite/timings.log=)
+testsuite/timings.log: $(timed_logs)
+CLEANFILES += $(TEST_LOGS:.log=.time)
+EXTRA_DIST += testsuite/timings.summary testsuite/lib/timed-driver
+
 # What configure found, for the harness scripts (testsuite/lib/common.sh
 # reads it; a variable set in the environment wins).  HELPER_*: what
 # helper/local.mk builds libperfctr.a and perfctr-run from and links it
