@@ -39,10 +39,14 @@ EXTRA_DIST += testsuite/README.md testsuite/guest-run \
 	testsuite/guest/x86_64 testsuite/guest/arm64 \
 	$(guest_lib_files) $(guest_prog_files)
 
-# the slowest first: make -j2 runs two at a time
-TESTS += testsuite/guest/run-suite-trixie-arm64 testsuite/guest/run-suite \
-	testsuite/guest/run-suite-trixie testsuite/guest/run-suite-rt \
-	testsuite/guest/run-suite-arm64
+# make -j runs the tests in TESTS order, as many at once as it may: the
+# bookworm suites come first (Makefile.am), before every other test; the
+# trixie ones after the host tests, when the background downloads
+# (guest-fetch-start, below) have made the trixie tree; the short rt suite
+# last of the five.
+guest_suites_first = testsuite/guest/run-suite testsuite/guest/run-suite-arm64
+TESTS += testsuite/guest/run-suite-trixie-arm64 \
+	testsuite/guest/run-suite-trixie testsuite/guest/run-suite-rt
 
 # make check starts the downloads its guest suites need (the trixie tree,
 # the arm64 sysroots, the rt kernel: minutes of network) in the background
