@@ -19,7 +19,8 @@ guest_lib_files = \
 	testsuite/lib/guest-kernel \
 	testsuite/lib/stack.sh \
 	testsuite/lib/chroot-run \
-	testsuite/lib/tracepoints.sh
+	testsuite/lib/tracepoints.sh \
+	testsuite/lib/guest-wait
 guest_prog_files = \
 	testsuite/guest/progs/common.h \
 	testsuite/guest/progs/common.c \

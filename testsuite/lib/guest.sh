@@ -86,6 +86,7 @@ guest_base_files() {
 	local f bin stapio progs libs
 	stapio=$(guest_stapio)
 	echo "$GUEST_LIB/guest-init /init"
+	echo "$GUEST_LIB/guest-wait /usr/bin/guest-wait"
 	echo "$ARCH_BUSYBOX /bin/busybox"
 	echo "$ARCH_STAPRUN /usr/bin/staprun"
 	echo "$stapio ${stapio#"${ARCH_SYSROOT%/}"}"
