@@ -151,6 +151,7 @@ guest_prepare_locked() {
 	guest_build_progs
 	arch_build_helper
 	guest_make_base
+	arch_boot_kernel >/dev/null
 }
 
 # ----------------------------------------------------------------- jobs
@@ -204,7 +205,7 @@ guest_boot() {
 	timeout --kill-after=5 "$limit" "$ARCH_QEMU" "${ARCH_QEMU_ARGS[@]}" \
 		-m "$GUEST_MEM" -smp "$GUEST_SMP" \
 		-nodefaults -display none -no-reboot "${ARCH_CHANNEL_ARGS[@]}" \
-		-kernel "$ARCH_VMLINUZ" -initrd "$w/initrd.cpio" \
+		-kernel "$(arch_boot_kernel)" -initrd "$w/initrd.cpio" \
 		-append "console=$ARCH_CONSOLE quiet panic=-1 $ARCH_APPEND guest_out=$ARCH_OUT_TTY" \
 		</dev/null >"$w/qemu.log" 2>&1 || rc=$?
 	rm -f "$w/initrd.cpio"
