@@ -12,6 +12,8 @@
 #   ARCH_CONSOLE         kernel console device (boot log)
 #   ARCH_OUT_TTY         guest device for the job results (a second channel)
 #   ARCH_APPEND          extra kernel command line
+#   ARCH_TIME_FACTOR     how many host seconds a guest second may take
+#                        (the guest's limits for QEMU's time limit)
 #   ARCH_CC              compiler for the guest programs (linked static)
 #   ARCH_STAP_OPTS       stap options that select the architecture
 #   ARCH_SYSROOT         where the guest's staprun, stapio, libraries are
@@ -94,6 +96,7 @@ arch_x86_64_machine() {
 	# against a busy loop; on a loaded host TCG misses it and the boot
 	# panics ("IO-APIC + timer doesn't work!")
 	ARCH_APPEND="nokaslr no_timer_check $FAST_BOOT_APPEND${GUEST_APPEND:+ $GUEST_APPEND}"
+	ARCH_TIME_FACTOR=1	# TCG without -icount: the host's time
 	ARCH_CC=${GUEST_CC:-gcc}
 	ARCH_STAP_OPTS=()
 	ARCH_SYSCALL_PREFIX=__x64_sys_
@@ -220,6 +223,9 @@ arch_arm64_machine() {
 	ARCH_CONSOLE=ttyAMA0
 	ARCH_OUT_TTY=hvc0
 	ARCH_APPEND="nokaslr $FAST_BOOT_APPEND"
+	# -icount time: a guest second is 500 million instructions, which a
+	# loaded 2-CPU host took up to 7 seconds to run
+	ARCH_TIME_FACTOR=${GUEST_TIME_FACTOR:-10}
 	ARM64_CROSS=${GUEST_ARM64_CROSS:-aarch64-linux-gnu-}
 	ARCH_CC=${ARM64_CROSS}gcc
 	ARCH_STAP_OPTS=(-a arm64 -B "CROSS_COMPILE=$ARM64_CROSS")
