@@ -18,7 +18,9 @@ guest_lib_files = \
 	testsuite/lib/guest-init \
 	testsuite/lib/guest-kernel \
 	testsuite/lib/stack.sh \
-	testsuite/lib/chroot-run
+	testsuite/lib/chroot-run \
+	testsuite/lib/tracepoints.sh \
+	testsuite/lib/guest-wait
 guest_prog_files = \
 	testsuite/guest/progs/common.h \
 	testsuite/guest/progs/common.c \
@@ -39,10 +41,46 @@ EXTRA_DIST += testsuite/README.md testsuite/guest-run \
 	testsuite/guest/x86_64 testsuite/guest/arm64 \
 	$(guest_lib_files) $(guest_prog_files)
 
-# the slowest first: make -j2 runs two at a time
-TESTS += testsuite/guest/run-suite-trixie-arm64 testsuite/guest/run-suite \
-	testsuite/guest/run-suite-trixie testsuite/guest/run-suite-rt \
-	testsuite/guest/run-suite-arm64
+# make -j runs the tests in TESTS order, as many at once as it may: the
+# bookworm suites come first (Makefile.am), before every other test; the
+# trixie ones after the host tests, when the background downloads
+# (guest-fetch-start, below) have made the trixie tree; the short rt suite
+# last of the five.
+guest_suites_first = testsuite/guest/run-suite testsuite/guest/run-suite-arm64
+TESTS += testsuite/guest/run-suite-trixie-arm64 \
+	testsuite/guest/run-suite-trixie testsuite/guest/run-suite-rt
+
+# make check starts the downloads its guest suites need (the trixie tree,
+# the arm64 sysroots, the rt kernel: minutes of network) in the background
+# as it begins, while the host tests run (testsuite/lib/guest-fetch; its
+# messages in build/guest-fetch.log; GUEST_FETCH=no: the suites fetch when
+# they start, as they do anyway for what is still missing).  Automake asks
+# for check_DATA twice: the second finds the first running and leaves.
+check_DATA = guest-fetch-start
+guest-fetch-start:
+	@test '$(GUEST_FETCH)' != no || exit 0; \
+	want=; for t in $(TESTS); do case $$t in \
+	  */run-suite-trixie-arm64) want="$$want trixie:arm64" ;; \
+	  */run-suite-trixie) want="$$want trixie:x86_64" ;; \
+	  */run-suite-rt) want="$$want rt:x86_64" ;; \
+	  */run-suite-arm64 | */run-suite-quick-arm64) want="$$want bookworm:arm64" ;; \
+	esac; done; \
+	test -z "$$want" || { $(top_srcdir)/testsuite/lib/guest-fetch \
+	  --log build/guest-fetch.log $$want >/dev/null 2>&1 </dev/null & }
+.PHONY: guest-fetch-start
+EXTRA_DIST += testsuite/lib/guest-fetch
+
+# The last test of a run: where its time went, on the console (TAP
+# comments), from every other test's LOG.time (testsuite/lib/timed-driver)
+# and the guest suites' time lines.
+TEST_EXTENSIONS += .summary
+SUMMARY_LOG_DRIVER = $(LOG_DRIVER)
+AM_SUMMARY_LOG_DRIVER_FLAGS = --comments
+TESTS += testsuite/timings.summary
+timed_logs = $(TEST_LOGS:testsuite/timings.log=)
+testsuite/timings.log: $(timed_logs)
+CLEANFILES += $(TEST_LOGS:.log=.time)
+EXTRA_DIST += testsuite/timings.summary testsuite/lib/timed-driver
 
 # What configure found, for the harness scripts (testsuite/lib/common.sh
 # reads it; a variable set in the environment wins).  HELPER_*: what
@@ -76,6 +114,20 @@ $(guest_config): Makefile
 clean-guest:
 	rm -rf build/guest
 .PHONY: clean-guest
+
+# make check-quick: the host tests (all but fuzzing) and one boot of each
+# architecture with the tests most likely to break (guest/run-suite-quick),
+# on all CPUs: within 5 minutes once the caches are warm.
+quick_guest_tests = testsuite/guest/run-suite-quick \
+	testsuite/guest/run-suite-quick-arm64
+EXTRA_DIST += $(quick_guest_tests)
+check-quick: all
+	@tests=`for t in $(TESTS); do case $$t in \
+	  testsuite/guest/run-suite*|fuzz/*) ;; *) echo $$t ;; esac; done`; \
+	case '$(MAKEFLAGS)' in *-j*|*jobserver*) jobs= ;; \
+	  *) jobs=-j`nproc 2>/dev/null || echo 1` ;; esac; \
+	$(MAKE) $(AM_MAKEFLAGS) $$jobs check TESTS="$(quick_guest_tests) $$tests"
+.PHONY: check-quick
 
 # The trixie stack's two suites alone (make check runs them too; TAP in
 # testsuite/guest/run-suite-trixie*.log).

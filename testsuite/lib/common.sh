@@ -43,6 +43,17 @@ vlog() { [ "${GUEST_VERBOSE:-0}" = 1 ] && log "$*"; return 0; }
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
+# run_timed FILE CMD...: run CMD (its status is ours); FILE gets the CPU
+# seconds (user + system) it and its children used.
+run_timed() {
+	local f=$1 TIMEFORMAT='%U %S' rc=0
+	shift
+	{ time "$@" 2>&4 || rc=$?; } 4>&2 2>"$f.tmp"
+	awk '{ printf "%.1f\n", $1 + $2 }' "$f.tmp" >"$f"
+	rm -f "$f.tmp"
+	return "$rc"
+}
+
 # shquote WORD: WORD quoted for any POSIX shell (busybox sh in the guest).
 shquote() {
 	local s=${1//\'/\'\\\'\'}
@@ -110,6 +121,12 @@ guest_load_config() {
 kernel_release_of() {
 	sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' \
 		"$1/include/generated/utsrelease.h" 2>/dev/null
+}
+
+# kbuild_common BUILD-TREE: the common half of a Debian headers tree (the
+# tree its Makefile includes, as the stack's stap sees it); empty if none.
+kbuild_common() {
+	sed -n 's|^include \(/.*\)/Makefile$|\1|p' "$1/Makefile" 2>/dev/null
 }
 
 # guest_newest_kernel: the newest release under /lib/modules with headers.

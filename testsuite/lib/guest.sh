@@ -18,7 +18,7 @@
 GUEST_LIB=$top_srcdir/testsuite/lib
 GUEST_MEM=${GUEST_MEM:-1024}
 GUEST_SMP=${GUEST_SMP:-2}
-GUEST_BOOT_SECS=${GUEST_BOOT_SECS:-60}	# boot + power off, beyond the jobs
+GUEST_BOOT_SECS=${GUEST_BOOT_SECS:-120}	# boot + power off, beyond the jobs
 # what must not appear in the guest kernel's log
 GUEST_KERNEL_BAD_RE='(BUG|WARNING)[: ]|sleeping function called|Oops|general protection|soft lockup|hard LOCKUP|blocked for more than|Kernel panic'
 
@@ -86,6 +86,7 @@ guest_base_files() {
 	local f bin stapio progs libs
 	stapio=$(guest_stapio)
 	echo "$GUEST_LIB/guest-init /init"
+	echo "$GUEST_LIB/guest-wait /usr/bin/guest-wait"
 	echo "$ARCH_BUSYBOX /bin/busybox"
 	echo "$ARCH_STAPRUN /usr/bin/staprun"
 	echo "$stapio ${stapio#"${ARCH_SYSROOT%/}"}"
@@ -152,6 +153,7 @@ guest_prepare_locked() {
 	guest_build_progs
 	arch_build_helper
 	guest_make_base
+	arch_boot_kernel >/dev/null
 }
 
 # ----------------------------------------------------------------- jobs
@@ -196,7 +198,9 @@ guest_jobs_secs() {
 # panic, QEMU timeout); the jobs it did finish are still split.
 guest_boot() {
 	local w=$1 limit rc=0 t0
-	limit=$(($(guest_jobs_secs "$w") + GUEST_BOOT_SECS))
+	# the jobs' limits are in the guest's time; ARCH_TIME_FACTOR: how much
+	# longer it may take here (arm64: -icount time runs at a rate of its own)
+	limit=$(($(guest_jobs_secs "$w") * ARCH_TIME_FACTOR + GUEST_BOOT_SECS))
 	arch_channels "$w/console.log" "$w/results.log"
 	guest_cpio "$w/root" "$w/jobs.cpio"
 	cat "$ARCH_DIR/initramfs/base.cpio" "$w/jobs.cpio" >"$w/initrd.cpio"
@@ -205,7 +209,7 @@ guest_boot() {
 	timeout --kill-after=5 "$limit" "$ARCH_QEMU" "${ARCH_QEMU_ARGS[@]}" \
 		-m "$GUEST_MEM" -smp "$GUEST_SMP" \
 		-nodefaults -display none -no-reboot "${ARCH_CHANNEL_ARGS[@]}" \
-		-kernel "$ARCH_VMLINUZ" -initrd "$w/initrd.cpio" \
+		-kernel "$(arch_boot_kernel)" -initrd "$w/initrd.cpio" \
 		-append "console=$ARCH_CONSOLE quiet panic=-1 $ARCH_APPEND guest_out=$ARCH_OUT_TTY" \
 		</dev/null >"$w/qemu.log" 2>&1 || rc=$?
 	rm -f "$w/initrd.cpio"

@@ -65,6 +65,16 @@ stack_option() {
 	export GUEST_STACK
 }
 
+# stack_host_path PATH: where PATH, as the stack's stap sees it, is on this
+# machine (trixie: stap runs in the tree, where /usr/src is the tree's).
+stack_host_path() {
+	if [ "$GUEST_STACK" = trixie ] && [ -e "$TRIXIE_ROOT$1" ]; then
+		echo "$TRIXIE_ROOT$1"
+	else
+		echo "$1"
+	fi
+}
+
 # ------------------------------------------------------------ the tree
 
 # trixie_stamp RELEASE: what a tree made now for RELEASE records.
@@ -224,7 +234,7 @@ stack_install_map() {
 stack_kbuild_fixups() {
 	local kb=$1 src real shadow stapdef
 	[ "$GUEST_STACK" = trixie ] || return 0
-	src=$(readlink "$kb/source" 2>/dev/null || true)
+	src=$(kbuild_common "$kb")
 	real=$TRIXIE_ROOT$src/include/linux/args.h
 	shadow=$kb/arch/$(trixie_srcarch)/include/generated/linux/args.h
 	[ -n "$src" ] && [ -f "$real" ] || return 0
