@@ -248,8 +248,12 @@ static int perfctr_threads_start(void)
 			   "tracepoint\n");
 		return -ENOENT;
 	}
-	rc = tracepoint_probe_register(perfctr_tp_switch, perfctr_on_switch,
-				       NULL);
+	/* After the script's own sched_switch probes (default priority): a
+	 * probe there reads the outgoing thread before its record moves on,
+	 * and a dying thread's before its record goes. */
+	rc = tracepoint_probe_register_prio(perfctr_tp_switch,
+					    perfctr_on_switch, NULL,
+					    TRACEPOINT_DEFAULT_PRIO - 1);
 	perfctr_tp_registered = !rc;
 	return rc;
 }
