@@ -20,6 +20,7 @@ guest_lib_files = \
 	testsuite/lib/stack.sh \
 	testsuite/lib/chroot-run \
 	testsuite/lib/tracepoints.sh \
+	testsuite/lib/apt-sources.sh \
 	testsuite/lib/guest-wait
 guest_prog_files = \
 	testsuite/guest/progs/common.h \
@@ -47,6 +48,8 @@ EXTRA_DIST += testsuite/README.md testsuite/guest-run \
 # (guest-fetch-start, below) have made the trixie tree; the short rt suite
 # last of the five.
 guest_suites_first = testsuite/guest/run-suite testsuite/guest/run-suite-arm64
+TESTS += testsuite/unit/lib/apt-sources.test
+EXTRA_DIST += testsuite/unit/lib/apt-sources.test
 TESTS += testsuite/guest/run-suite-trixie-arm64 \
 	testsuite/guest/run-suite-trixie testsuite/guest/run-suite-rt
 

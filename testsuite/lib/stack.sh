@@ -21,7 +21,9 @@
 #             into build/rt/root; booted with noirqdebug.  Caches in
 #             build/rt/x86_64.  x86_64 only (the "rt" section below).
 #
-# Knobs: GUEST_TRIXIE_MIRROR (http://deb.debian.org/debian).  The host needs
+# Knobs: GUEST_TRIXIE_MIRROR (the URI of the archive debootstrap fetches
+# trixie from; default: the one this machine's apt sources give,
+# apt-sources.sh; debootstrap goes through apt's proxy).  The host needs
 # debootstrap (scripts/install-deps) and runs as root (chroot, mounts in a
 # private namespace).  docs/versions.md records what differs.
 # shellcheck shell=bash
@@ -114,12 +116,15 @@ trixie_fetch_locked() {
 	local new=$TRIXIE_ROOT.new mirror inc t0
 	[ -n "$(trixie_release)" ] && return 0	# another run made it meanwhile
 	t0=$(now)
-	mirror=${GUEST_TRIXIE_MIRROR:-http://deb.debian.org/debian}
-	log "making a Debian trixie tree in $TRIXIE_ROOT (debootstrap, once; minutes)"
+	mirror=${GUEST_TRIXIE_MIRROR:-}
+	[ -n "$mirror" ] || apt_archive mirror main trixie GUEST_TRIXIE_MIRROR ||
+		die "cannot make the trixie tree"
+	log "making a Debian trixie tree in $TRIXIE_ROOT from $mirror (debootstrap, once; minutes)"
 	mkdir -p "$TRIXIE_DIR/debs"
 	rm -rf "$new"
 	inc=$(IFS=,; echo "${TRIXIE_PACKAGES[*]}")
-	debootstrap --variant=minbase --arch=amd64 --include="$inc" \
+	# shellcheck disable=SC2046 # NAME=VALUE words
+	env $(apt_proxy_env) debootstrap --variant=minbase --arch=amd64 --include="$inc" \
 		--cache-dir="$TRIXIE_DIR/debs" trixie "$new" "$mirror" \
 		>"$TRIXIE_DIR/debootstrap.log" 2>&1 || {
 		tail -n 30 "$TRIXIE_DIR/debootstrap.log" >&2

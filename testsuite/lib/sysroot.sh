@@ -5,11 +5,17 @@
 # host and the host's apt state is not touched (no dpkg
 # --add-architecture).  Sourced by arch.sh (bash; after common.sh).
 #
-# Environment: GUEST_DEBIAN_MIRROR (http://deb.debian.org/debian),
-# GUEST_DEBIAN_SECURITY (http://deb.debian.org/debian-security),
-# GUEST_DEBIAN_SUITE (this machine's release codename, else bookworm).
-# A proxy in the host's apt configuration (Acquire::http::Proxy) is kept.
+# The archives are this machine's own (apt-sources.sh: the URIs its apt
+# sources give the suite, or this machine's release), and so are its apt
+# proxies (Acquire::http::Proxy, general and per host).  Environment:
+# GUEST_DEBIAN_MIRROR, GUEST_DEBIAN_SECURITY (URIs, "none": no security
+# archive) instead; GUEST_DEBIAN_SUITE (this machine's release codename,
+# else bookworm).
 # shellcheck shell=bash
+
+# shellcheck disable=SC2154 # top_srcdir: common.sh
+# shellcheck source=testsuite/lib/apt-sources.sh
+. "$top_srcdir/testsuite/lib/apt-sources.sh"
 
 SYSROOT_KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 
@@ -29,17 +35,24 @@ sysroot_suite() {
 sysroot_apt_init() {
 	local dir=$1 arch=$2 suite mirror security opt
 	suite=$(sysroot_suite)
-	mirror=${GUEST_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-	security=${GUEST_DEBIAN_SECURITY:-http://deb.debian.org/debian-security}
+	mirror=${GUEST_DEBIAN_MIRROR:-}
+	[ -n "$mirror" ] || apt_archive mirror main "$suite" GUEST_DEBIAN_MIRROR ||
+		die "cannot fetch Debian $suite packages for $arch"
+	security=${GUEST_DEBIAN_SECURITY:-}
+	if [ -z "$security" ] &&
+	   ! apt_archive security security "$suite" GUEST_DEBIAN_SECURITY 2>/dev/null; then
+		log "no security archive for $suite in this machine's apt sources: $suite packages without its security updates (GUEST_DEBIAN_SECURITY=URI adds one)"
+		security=none
+	fi
 	[ -r "$SYSROOT_KEYRING" ] ||
 		die "no $SYSROOT_KEYRING (apt-get install debian-archive-keyring)"
 	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial" "$dir/parts"
 	opt="[arch=$arch signed-by=$SYSROOT_KEYRING]"
-	cat >"$dir/sources.list" <<-EOF
-		deb $opt $mirror $suite main
-		deb $opt $mirror $suite-updates main
-		deb $opt $security $suite-security main
-	EOF
+	{
+		echo "deb $opt $mirror $suite main"
+		echo "deb $opt $mirror $suite-updates main"
+		[ "$security" = none ] || echo "deb $opt $security $suite-security main"
+	} >"$dir/sources.list"
 	{
 		cat <<-EOF
 			Dir::Etc::Parts "$dir/parts";
@@ -53,7 +66,7 @@ sysroot_apt_init() {
 			APT::Sandbox::User "root";
 			Acquire::Languages "none";
 		EOF
-		apt-config dump 2>/dev/null | grep -E '^Acquire::(https?|ftp)::Proxy ' || true
+		apt_proxy_conf
 	} >"$dir/apt.conf"
 }
 
