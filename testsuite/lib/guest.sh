@@ -205,14 +205,18 @@ guest_boot() {
 	guest_cpio "$w/root" "$w/jobs.cpio"
 	cat "$ARCH_DIR/initramfs/base.cpio" "$w/jobs.cpio" >"$w/initrd.cpio"
 	rm -f "$w/jobs.cpio"
+	rm -f "$w/monitor.in" "$w/monitor.out" "$w/hung"
+	mkfifo "$w/monitor.in" "$w/monitor.out"
 	t0=$(now)
-	timeout --kill-after=5 "$limit" "$ARCH_QEMU" "${ARCH_QEMU_ARGS[@]}" \
+	"$ARCH_QEMU" "${ARCH_QEMU_ARGS[@]}" \
 		-m "$GUEST_MEM" -smp "$GUEST_SMP" \
 		-nodefaults -display none -no-reboot "${ARCH_CHANNEL_ARGS[@]}" \
+		-monitor "pipe:$w/monitor" \
 		-kernel "$(arch_boot_kernel)" -initrd "$w/initrd.cpio" \
 		-append "console=$ARCH_CONSOLE quiet panic=-1 $ARCH_APPEND guest_out=$ARCH_OUT_TTY" \
-		</dev/null >"$w/qemu.log" 2>&1 || rc=$?
-	rm -f "$w/initrd.cpio"
+		</dev/null >"$w/qemu.log" 2>&1 &
+	guest_wait_qemu "$w" $! "$limit" || rc=$?
+	rm -f "$w/initrd.cpio" "$w/monitor.in" "$w/monitor.out"
 	touch "$w/console.log" "$w/results.log"	# QEMU may not have started
 	GUEST_BOOT_WALL=$(elapsed "$t0")
 	vlog "guest ran ${GUEST_BOOT_WALL}s (limit ${limit}s)"
@@ -226,6 +230,65 @@ guest_boot() {
 		return 1
 	fi
 	return 0
+}
+
+# guest_wait_qemu WORK PID LIMIT: wait for QEMU (PID) to end; after LIMIT
+# seconds, note where each vCPU is (guest_dump_cpus) and stop it: returns
+# 124 then, else QEMU's status.
+guest_wait_qemu() {
+	local w=$1 pid=$2 limit=$3 wd rc=0
+	{
+		sleep "$limit"
+		: >"$w/hung"
+		guest_dump_cpus "$w"
+		kill -TERM "$pid" 2>/dev/null
+		sleep 5
+		kill -KILL "$pid" 2>/dev/null
+	} &
+	wd=$!
+	wait "$pid" || rc=$?
+	kill "$wd" 2>/dev/null
+	wait "$wd" 2>/dev/null
+	[ -e "$w/hung" ] && return 124
+	return "$rc"
+}
+
+# guest_dump_cpus WORK: where a guest that did not finish is: each vCPU's
+# program counter, named with the kernel's symbol map, into WORK/cpus (a
+# hang that prints nothing: every CPU spinning with interrupts off, or a
+# guest idle while its job waits forever).  QEMU's monitor is a pipe pair
+# (-monitor pipe:WORK/monitor); a monitor that does not answer means
+# QEMU itself is stuck.
+guest_dump_cpus() {
+	local w=$1 map reader cpu pc
+	map=$ARCH_DIR/kallsyms/$ARCH_RELEASE.map
+	timeout 8 cat "$w/monitor.out" >"$w/monitor.log" 2>/dev/null &
+	reader=$!
+	# shellcheck disable=SC2016 # $1 is the inner shell's
+	timeout 5 sh -c 'printf "info registers -a\n" >"$1"' sh "$w/monitor.in"
+	wait "$reader" 2>/dev/null
+	tr -d '\r' <"$w/monitor.log" | awk '
+		/^CPU#[0-9]+/ { cpu = $1; sub(/:$/, "", cpu) }
+		match($0, /RIP=[0-9a-f]+/) { print cpu, substr($0, RSTART + 4, RLENGTH - 4); next }
+		match($0, /(^| )PC=[0-9a-f]+/) { s = substr($0, RSTART, RLENGTH); sub(/.*=/, "", s); print cpu, s }' |
+		while read -r cpu pc; do
+			echo "$cpu at $(guest_symbol "$map" "$pc")"
+		done >"$w/cpus"
+	[ -s "$w/cpus" ] || echo "QEMU's monitor did not answer: QEMU itself is stuck" >"$w/cpus"
+}
+
+# guest_symbol MAP ADDR: ADDR (hex) as FUNCTION+0xOFF by the symbol map
+# (nm format), or the address alone (a module's, or no map).
+guest_symbol() {
+	local a best name
+	a=$(printf '%016x' "$((16#${2#0x}))")
+	read -r best name < <(awk -v a="$a" '$2 ~ /^[Tt]$/ && $1 <= a && $1 > best { best = $1; name = $3 }
+		END { if (name != "") print best, name }' "$1" 2>/dev/null)
+	if [ -n "${name:-}" ]; then
+		printf '%s+0x%x\n' "$name" "$((16#$a - 16#$best))"
+	else
+		echo "0x$a"
+	fi
 }
 
 # guest_split_results WORK: WORK/results.log -> WORK/out/JOB (output) and
