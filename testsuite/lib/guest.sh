@@ -236,21 +236,27 @@ guest_boot() {
 # seconds, note where each vCPU is (guest_dump_cpus) and stop it: returns
 # 124 then, else QEMU's status.
 guest_wait_qemu() {
-	local w=$1 pid=$2 limit=$3 wd rc=0
-	{
-		sleep "$limit"
-		: >"$w/hung"
-		guest_dump_cpus "$w"
-		kill -TERM "$pid" 2>/dev/null
-		sleep 5
-		kill -KILL "$pid" 2>/dev/null
-	} &
-	wd=$!
-	wait "$pid" || rc=$?
-	kill "$wd" 2>/dev/null
-	wait "$wd" 2>/dev/null
-	[ -e "$w/hung" ] && return 124
-	return "$rc"
+	local w=$1 pid=$2 limit=$3 timer first="" rc=0 _
+	# the timer holds none of the caller's descriptors (a test driver
+	# reads this script's output to its end)
+	sleep "$limit" >/dev/null 2>&1 &
+	timer=$!
+	wait -n -p first "$pid" "$timer" || rc=$?
+	if [ "$first" != "$timer" ]; then
+		kill "$timer" 2>/dev/null
+		wait "$timer" 2>/dev/null
+		return "$rc"
+	fi
+	: >"$w/hung"
+	guest_dump_cpus "$w"
+	kill -TERM "$pid" 2>/dev/null
+	for _ in 1 2 3 4 5; do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 1
+	done
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	return 124
 }
 
 # guest_dump_cpus WORK: where a guest that did not finish is: each vCPU's
