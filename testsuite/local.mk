@@ -124,9 +124,19 @@ clean-guest:
 quick_guest_tests = testsuite/guest/run-suite-quick \
 	testsuite/guest/run-suite-quick-arm64
 EXTRA_DIST += $(quick_guest_tests)
+# automake writes a .log rule only for what TESTS names: these, as it does
+quick_log = $(am__check_pre) $(LOG_DRIVER) --test-name "$$f" \
+	--log-file $$b.log --trs-file $$b.trs $(am__common_driver_flags) \
+	$(AM_LOG_DRIVER_FLAGS) $(LOG_DRIVER_FLAGS) -- $(LOG_COMPILE) "$$tst" \
+	$(AM_TESTS_FD_REDIRECT)
+testsuite/guest/run-suite-quick.log: testsuite/guest/run-suite-quick
+	@p=testsuite/guest/run-suite-quick; b=$$p; $(quick_log)
+testsuite/guest/run-suite-quick-arm64.log: testsuite/guest/run-suite-quick-arm64
+	@p=testsuite/guest/run-suite-quick-arm64; b=$$p; $(quick_log)
 check-quick: all
 	@tests=`for t in $(TESTS); do case $$t in \
 	  testsuite/guest/run-suite*|fuzz/*) ;; *) echo $$t ;; esac; done`; \
+	tests=`echo $$tests`; \
 	case '$(MAKEFLAGS)' in *-j*|*jobserver*) jobs= ;; \
 	  *) jobs=-j`nproc 2>/dev/null || echo 1` ;; esac; \
 	$(MAKE) $(AM_MAKEFLAGS) $$jobs check TESTS="$(quick_guest_tests) $$tests"
