@@ -120,7 +120,7 @@ clean-guest:
 
 # make check-quick: the host tests (all but fuzzing) and one boot of each
 # architecture with the tests most likely to break (guest/run-suite-quick),
-# on all CPUs: within 5 minutes once the caches are warm.
+# on all CPUs: 9 minutes on 2 CPUs with warm caches (doc-examples 5).
 quick_guest_tests = testsuite/guest/run-suite-quick \
 	testsuite/guest/run-suite-quick-arm64
 EXTRA_DIST += $(quick_guest_tests)
