@@ -19,6 +19,8 @@ GUEST_LIB=$top_srcdir/testsuite/lib
 GUEST_MEM=${GUEST_MEM:-1024}
 GUEST_SMP=${GUEST_SMP:-2}
 GUEST_BOOT_SECS=${GUEST_BOOT_SECS:-120}	# boot + power off, beyond the jobs
+GUEST_STALL_SECS=${GUEST_STALL_SECS:-60}	# a job's time beyond its limit
+GUEST_POLL_SECS=${GUEST_POLL_SECS:-5}	# how often a boot's progress is looked at
 # what must not appear in the guest kernel's log
 GUEST_KERNEL_BAD_RE='(BUG|WARNING)[: ]|sleeping function called|Oops|general protection|soft lockup|hard LOCKUP|blocked for more than|Kernel panic'
 
@@ -232,21 +234,29 @@ guest_boot() {
 	return 0
 }
 
-# guest_wait_qemu WORK PID LIMIT: wait for QEMU (PID) to end; after LIMIT
-# seconds, note where each vCPU is (guest_dump_cpus) and stop it: returns
-# 124 then, else QEMU's status.
+# guest_wait_qemu WORK PID LIMIT: wait for QEMU (PID) to end.  A guest
+# that has stalled (guest_stalled), or is still running after LIMIT
+# seconds, is hung: note where each vCPU is (guest_dump_cpus) and stop
+# it: returns 124 then, else QEMU's status.
 guest_wait_qemu() {
-	local w=$1 pid=$2 limit=$3 timer first="" rc=0 _
-	# the timer holds none of the caller's descriptors (a test driver
-	# reads this script's output to its end)
-	sleep "$limit" >/dev/null 2>&1 &
-	timer=$!
-	wait -n -p first "$pid" "$timer" || rc=$?
-	if [ "$first" != "$timer" ]; then
-		kill "$timer" 2>/dev/null
-		wait "$timer" 2>/dev/null
-		return "$rc"
-	fi
+	local w=$1 pid=$2 limit=$3 timer first rc t0 now _
+	t0=$(date +%s)
+	GUEST_MARK="" GUEST_MARK_SINCE=$t0
+	while :; do
+		# the timer holds none of the caller's descriptors (a test
+		# driver reads this script's output to its end)
+		sleep "$GUEST_POLL_SECS" >/dev/null 2>&1 &
+		timer=$! first="" rc=0
+		wait -n -p first "$pid" "$timer" || rc=$?
+		if [ "$first" != "$timer" ]; then
+			kill "$timer" 2>/dev/null
+			wait "$timer" 2>/dev/null
+			return "$rc"
+		fi
+		now=$(date +%s)
+		[ $((now - t0)) -lt "$limit" ] || break
+		guest_stalled "$w" "$now" && break
+	done
 	: >"$w/hung"
 	guest_dump_cpus "$w"
 	kill -TERM "$pid" 2>/dev/null
@@ -257,6 +267,32 @@ guest_wait_qemu() {
 	kill -KILL "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	return 124
+}
+
+# guest_stalled WORK NOW: has the guest gone silent for longer than it
+# may?  Its results port says where it is (GUEST_MARK: the last "###"
+# line, seen first at GUEST_MARK_SINCE, host seconds): inside a job it
+# has that job's limit (the guest's own watchdog ends the job then) and
+# GUEST_STALL_SECS more (leftover modules unloaded, the host loaded);
+# anywhere else (booting, between jobs, the final log) GUEST_BOOT_SECS.
+# So a hung kernel costs one job's limit, not the whole boot's.
+guest_stalled() {
+	local w=$1 now=$2 mark job secs
+	mark=$(grep -a '^### guest-' "$w/results.log" 2>/dev/null | tail -n 1)
+	if [ "$mark" != "$GUEST_MARK" ]; then
+		GUEST_MARK=$mark GUEST_MARK_SINCE=$now
+		return 1
+	fi
+	secs=$GUEST_BOOT_SECS
+	case $mark in
+	"### guest-job-begin "*)
+		job=${mark#"### guest-job-begin "}
+		job=${job%$'\r'}
+		secs=$(awk -v j="$job" '$1 == j { print $2; exit }' "$w/root/jobs/list")
+		secs=$(( ${secs:-$GUEST_BOOT_SECS} * ARCH_TIME_FACTOR + GUEST_STALL_SECS ))
+		;;
+	esac
+	[ $((now - GUEST_MARK_SINCE)) -gt "$secs" ]
 }
 
 # guest_dump_cpus WORK: where a guest that did not finish is: each vCPU's
