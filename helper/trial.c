@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <linux/perf_event.h>
@@ -24,6 +25,8 @@
 #define PARANOID_UNKNOWN (-100)
 /* A task event's read: did it run on this CPU? */
 #define TASK_READ (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
+/* how long a task trial waits for its clock to move (several ticks) */
+#define TRIAL_CLOCK_WAIT_NS (200 * 1000000ull)
 
 void perfctr_encoding__attr(const struct perfctr_encoding *enc,
 			    struct perf_event_attr *a)
@@ -90,20 +93,48 @@ static int open_trial(struct perfctr_trial *t, int cpu)
 	return fd;
 }
 
-static int read_once(const struct perfctr_trial *t, int fd)
+static int read_values(int fd, uint64_t *v, size_t want)
 {
-	uint64_t v[3];
-	size_t want = t->per_task ? sizeof(v) : sizeof(v[0]);
 	ssize_t n = read(fd, v, want);
 
 	if (n == 0)
-		return -ENOSPC;
+		return -ENOSPC;		/* a pinned event in ERROR state */
 	if (n < 0)
 		return -errno;
-	if ((size_t)n != want)
-		return -EIO;
-	/* a pinned task event that never ran here is not counting here */
-	return t->per_task && perfctr_trial__pinned(t) && !v[2] ? -ENOSPC : 0;
+	return (size_t)n == want ? 0 : -EIO;
+}
+
+/* Nanoseconds on CLOCK_MONOTONIC. */
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
+
+static int read_once(const struct perfctr_trial *t, int fd)
+{
+	uint64_t v[3], until;
+	size_t want = t->per_task ? sizeof(v) : sizeof(v[0]);
+	int ret = read_values(fd, v, want);
+
+	if (ret || !t->per_task || !perfctr_trial__pinned(t))
+		return ret;
+	/*
+	 * A task event's times come from the scheduler's clock, which may
+	 * stand still for a tick (an unstable TSC clamps it to the tick's
+	 * window: VMs on a loaded host): while enabled time has not moved
+	 * either, nothing is known yet; spin here (a sleep would stop the
+	 * task's clock too) and read again, a while.
+	 */
+	for (until = now_ns() + TRIAL_CLOCK_WAIT_NS; !v[1] && !v[2] &&
+	     now_ns() < until;)
+		if ((ret = read_values(fd, v, want)))
+			return ret;
+	/* a pinned task event that was enabled and never ran here is not
+	 * counting here; one whose clock never moved is not known not to */
+	return v[1] && !v[2] ? -ENOSPC : 0;
 }
 
 /* This process alone on cpu, now.  -EAGAIN: the scheduler did not move

@@ -38,6 +38,8 @@ static struct {
 	int counters[NCPU];		/* hardware counters per CPU */
 	int used[NCPU];			/* taken by the events open now */
 	unsigned int max_precise;
+	int still;			/* reads before a task's clock moves */
+	int not_running;		/* task events enabled, never running */
 	int n;				/* the opens since fake_reset() */
 	struct perf_event_attr attr[MAX_OPENS];
 	int pid[MAX_OPENS], on_cpu[MAX_OPENS], ran_on[MAX_OPENS];
@@ -55,15 +57,19 @@ static void fake_reset(int c0, int c1)
 }
 
 /* An event's reads, as the kernel would give them: nothing for a pinned
- * event in ERROR state; with read_format, enabled and running times. */
+ * event in ERROR state; with read_format, enabled and running times,
+ * both 0 for the first k.still reads (a scheduler clock that stands). */
 static int fake_fd(const struct perf_event_attr *a, int error, int running)
 {
-	uint64_t v[3] = { 1000, 5000, running ? 5000 : 0 };
+	uint64_t v[3] = { 1000, 5000, running ? 5000 : 0 }, v0[3] = { 0 };
 	size_t n = a->read_format ? sizeof(v) : sizeof(v[0]);
-	int p[2];
+	int p[2], i;
 
 	if (pipe(p))
 		return -1;
+	for (i = 0; !error && a->read_format && i < k.still; i++)
+		if (write(p[1], v0, n) != (ssize_t)n)
+			return -1;
 	if (!error && write(p[1], v, n) != (ssize_t)n)
 		return -1;
 	close(p[1]);
@@ -112,7 +118,8 @@ long syscall(long nr, ...)
 	fits = a->type != HW || !runs || k.used[where] < k.counters[where];
 	if (a->type == HW && runs && fits)
 		k.used[where]++;
-	return fake_fd(a, a->pinned && !fits, runs && fits);
+	return fake_fd(a, a->pinned && !fits,
+		       runs && fits && !(pid != -1 && k.not_running));
 }
 
 int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *set)
@@ -335,6 +342,36 @@ static void refusals(void)
 	}
 }
 
+/* A pinned task event is refused where it was enabled and never ran;
+ * while its clock has not moved (enabled time 0 too: an unstable TSC in
+ * a VM on a loaded host stops the scheduler's clock for a tick), the
+ * trial reads again rather than refuse. */
+static void task_clock(void)
+{
+	struct perfctr_request r;
+	struct perfctr_encoding e;
+	struct perfctr_trial t;
+	int res, ret;
+
+	raw(&r, &e, PERFCTR_SCOPE_PROCESS, 0);
+	fake_reset(4, 4);
+	k.still = 3;
+	perfctr_trial__init(&t, &r, &e);
+	ret = perfctr_trials__open(&t, 1, 1, &res);
+	is_int(ret, 0, ".process, its clock still for 3 reads, then running: fits");
+	fake_reset(4, 4);
+	k.still = 3;
+	k.not_running = 1;
+	perfctr_trial__init(&t, &r, &e);
+	ret = perfctr_trials__open(&t, 1, 1, &res);
+	is_int(ret, -ENOSPC, "  enabled after 3 still reads, never running: refused");
+	fake_reset(4, 4);
+	k.not_running = 1;
+	perfctr_trial__init(&t, &r, &e);
+	ret = perfctr_trials__open(&t, 1, 1, &res);
+	is_int(ret, -ENOSPC, "  enabled, never running, at the first read: refused");
+}
+
 /* A PMU that cannot tell guest from host: perf's default exclude_guest
  * goes, an asked-for :H refuses. */
 static void guest_filter(void)
@@ -379,6 +416,7 @@ int main(void)
 {
 	attrs();
 	refusals();
+	task_clock();
 	guest_filter();
 	return tap_done();
 }
