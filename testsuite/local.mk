@@ -53,6 +53,9 @@ EXTRA_DIST += testsuite/unit/lib/apt-sources.test testsuite/unit/lib/guest-hang.
 	testsuite/unit/lib/guest-hang
 TESTS += testsuite/guest/run-suite-trixie-arm64 \
 	testsuite/guest/run-suite-trixie testsuite/guest/run-suite-rt
+# the Debian package on both stacks: built, checked, installed, run
+TESTS += testsuite/package/deb.test
+EXTRA_DIST += testsuite/package/deb.test testsuite/lib/installed-run
 
 # make check starts the downloads its guest suites need (the trixie tree,
 # the arm64 sysroots, the rt kernel: minutes of network) in the background

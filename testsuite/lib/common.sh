@@ -160,11 +160,14 @@ guest_stap_cmd() {
 }
 
 # guest_runtime_opts: set GUEST_RUNTIME_OPTS to the -R option for the
-# compat runtime when this stap needs it (configure: NEED_RUNTIME_SHIM).
+# compat runtime when this stap needs it (configure: NEED_RUNTIME_SHIM);
+# none with GUEST_STAP_OWN_RUNTIME=1 (STAP is an installed stap-perfctr).
 guest_runtime_opts() {
 	local rt=$top_builddir/build/stap-runtime
 	# shellcheck disable=SC2034 # used by st_build (stap.sh)
 	GUEST_RUNTIME_OPTS=()
+	# an installed stap-perfctr (STAP) picks its own
+	[ "${GUEST_STAP_OWN_RUNTIME:-0}" = 1 ] && return 0
 	if [ "${GUEST_STACK:-bookworm}" = trixie ]; then
 		trixie_runtime_opts
 		return 0

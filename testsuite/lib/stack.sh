@@ -8,7 +8,8 @@
 #   trixie    Debian trixie: SystemTap 5.1 and Linux 6.12, from a tree that
 #             debootstrap makes in build/trixie/root (once, about 1 GB,
 #             a few minutes): systemtap, gcc, make, linux-headers-amd64,
-#             busybox-static and the -dev packages perfctr-run links.  stap
+#             busybox-static, the -dev packages perfctr-run links and
+#             what the Debian package builds with (deb.test).  stap
 #             and gcc run inside it (testsuite/lib/chroot-run); the guest
 #             boots trixie's linux-image (only vmlinuz is unpacked, into
 #             build/trixie/kernel), with trixie's busybox, staprun, stapio
@@ -36,7 +37,8 @@ GUEST_STACK=${GUEST_STACK:-bookworm}
 TRIXIE_LAYOUT=1
 # what the tree holds (debootstrap --include), besides its base system
 TRIXIE_PACKAGES=(systemtap gcc make linux-headers-amd64 busybox-static kmod
-	libpfm4-dev libelf-dev libjansson-dev)
+	libpfm4-dev libelf-dev libjansson-dev
+	build-essential debhelper autoconf automake pkgconf)
 
 # stack_apply: after guest_load_config: the chosen stack's paths.
 stack_apply() {
