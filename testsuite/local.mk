@@ -33,7 +33,8 @@ guest_prog_files = \
 	testsuite/guest/progs/threads.c \
 	testsuite/guest/progs/bench_loop.c \
 	testsuite/guest/progs/locker.c \
-	testsuite/guest/progs/rounds.c
+	testsuite/guest/progs/rounds.c \
+	testsuite/guest/progs/hold_event.c
 
 EXTRA_DIST += testsuite/README.md testsuite/guest-run \
 	testsuite/guest/run-suite testsuite/guest/run-suite-arm64 \
