@@ -7,8 +7,8 @@ EXTRA_DIST += docs/man/render.test
 EXTRA_DIST += docs/README.md docs/design.md docs/arm64.md docs/performance.md
 
 # The tapset's function pages, installed as function::NAME(3stap) as stap's
-# own are (the colons stay out of make's file lists).  Pages that are one
-# ".so" line are aliases of the page they name.
+# own are (the colons stay out of make's file lists).  Every page is a
+# whole page, so that man -l renders it from the source tree too.
 fn_man_pages = docs/man/fn/cpu_cycles.3stap docs/man/fn/instructions.3stap \
 	docs/man/fn/cache_references.3stap docs/man/fn/cache_misses.3stap \
 	docs/man/fn/branch_instructions.3stap docs/man/fn/branch_misses.3stap \

@@ -420,6 +420,33 @@ static int dump_counters(const char *arg)
 	return 1;
 }
 
+/* perfctr-run --help (-h) and --version: ours, then staprun's own
+ * usage (-h) or version (-V), which are the rest of the answer. */
+static int introduce(const char *staprun, const char *arg)
+{
+	char *args[] = { (char *)staprun, NULL, NULL };
+
+	if (!strcmp(arg, "--version")) {
+		fprintf(stderr, PROG " %s (systemtap-perfctr), running %s\n",
+			PERFCTR_VERSION, staprun);
+		args[1] = "-V";
+	} else {
+		printf(PROG " %s (systemtap-perfctr): resolves the counters "
+		       "of a module built by stap-perfctr\n"
+		       "for this machine, checks that they can be counted "
+		       "here, then runs %s\nwith perfctr_assign=... added.\n"
+		       "  " PROG " [STAPRUN OPTIONS] MODULE.ko [NAME=VALUE ...]\n"
+		       "  " PROG " --dump-counters[=json]   the events this "
+		       "machine counts\n"
+		       "STAP_PERFCTR_STAPRUN names another staprun.  See "
+		       "perfctr-run(8).\nstaprun's own options:\n",
+		       PERFCTR_VERSION, staprun);
+		args[1] = "-h";
+	}
+	fflush(NULL);
+	return exec_staprun(staprun, 2, args, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	const char *staprun = staprun_path();
@@ -436,6 +463,10 @@ int main(int argc, char **argv)
 			"STAP_PERFCTR_STAPRUN at the real staprun\n", staprun);
 		return 1;
 	}
+	if (argc == 2 && (!strcmp(argv[1], "--help") ||
+			  !strcmp(argv[1], "-h") ||
+			  !strcmp(argv[1], "--version")))
+		return introduce(staprun, argv[1]);
 	if (cmdline_parse(&c, argc, argv) || !c.loads || c.mod < 0 ||
 	    module_path(argv[c.mod], path, sizeof(path)))
 		return exec_staprun(staprun, argc, argv, NULL);

@@ -118,6 +118,37 @@ static void __attribute__((noreturn)) pass_through(struct frontend *fe)
 	exit(1);
 }
 
+/* stap -h and -V: stap answers, then we say who stood in front of it,
+ * after stap's own words so that what reads them (a version check reading
+ * the first line) still finds stap's first.  Help goes to stdout and the
+ * version to stderr, as stap's do. */
+static void __attribute__((noreturn)) introduce(struct frontend *fe)
+{
+	int rc = spawn__run(fe->paths.real_stap, fe->cl.argv);
+
+	if (fe->cl.help)
+		printf("\nstap-perfctr %s (systemtap-perfctr) stands in front "
+		       "of %s and adds\nperformance counters to its "
+		       "scripts:\n"
+		       "  probe perfctr.event(\"EVENT\")[.user|.kernel]"
+		       "[.cpu|.thread|.process].counter(\"ID\") {}\n"
+		       "      declares a counter; @perfctr(\"ID\") reads it "
+		       "in any probe\n"
+		       "  cpu_cycles(), instructions(), ...   event functions, "
+		       "no clause needed\n"
+		       "  --dump-counters[=json]   list the events this "
+		       "machine counts\n"
+		       "Modules run through %s, which resolves each event "
+		       "for the machine\nbefore load.  See stap-perfctr(1), "
+		       "stapprobes.perfctr(3stap), perfctr-run(8).\n",
+		       PERFCTR_VERSION, fe->paths.real_stap, fe->paths.helper);
+	else
+		fprintf(stderr, "stap-perfctr %s (systemtap-perfctr), in front "
+			"of %s; modules run through %s\n", PERFCTR_VERSION,
+			fe->paths.real_stap, fe->paths.helper);
+	exit(rc);
+}
+
 /* Loads every script text; any that cannot be read is stap's to report. */
 static int load_sources(struct frontend *fe)
 {
@@ -336,6 +367,8 @@ int main(int argc, char **argv)
 	refuse_recursion(fe.paths.real_stap);
 	if (cmdline__parse(&fe.cl, argc, argv) < 0)
 		pass_through(&fe);
+	if ((fe.cl.help || fe.cl.version) && !fe.cl.parse_failed)
+		introduce(&fe);
 	rc = listing__run(&fe.cl);	/* --dump-counters, -l 'perfctr...' */
 	if (rc >= 0) {
 		cmdline__free(&fe.cl);

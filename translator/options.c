@@ -20,7 +20,7 @@
 enum {
 	OPT_RUNTIME = 256, OPT_BPF, OPT_DYNINST, OPT_PRIVILEGE,
 	OPT_UNPRIVILEGED, OPT_DUMP, OPT_OTHER, OPT_DUMP_COUNTERS,
-	OPT_DUMP_FUNCTIONS,
+	OPT_DUMP_FUNCTIONS, OPT_HELP, OPT_VERSION,
 };
 
 static const struct option long_options[] = {
@@ -29,7 +29,7 @@ static const struct option long_options[] = {
 	{ "unprivileged",            no_argument,       NULL, OPT_UNPRIVILEGED },
 	{ "build-as",                optional_argument, NULL, OPT_OTHER },	/* 5.1 */
 	{ "client-options",          no_argument,       NULL, OPT_OTHER },
-	{ "help",                    no_argument,       NULL, OPT_OTHER },
+	{ "help",                    no_argument,       NULL, OPT_HELP },
 	{ "disable-cache",           no_argument,       NULL, OPT_OTHER },
 	{ "poison-cache",            no_argument,       NULL, OPT_OTHER },
 	{ "clean-cache",             no_argument,       NULL, OPT_OTHER },
@@ -45,7 +45,7 @@ static const struct option long_options[] = {
 	{ "remote",                  required_argument, NULL, OPT_OTHER },
 	{ "remote-prefix",           no_argument,       NULL, OPT_OTHER },
 	{ "check-version",           no_argument,       NULL, OPT_OTHER },
-	{ "version",                 no_argument,       NULL, OPT_OTHER },
+	{ "version",                 no_argument,       NULL, OPT_VERSION },
 	{ "tmpdir",                  required_argument, NULL, OPT_OTHER },
 	{ "download-debuginfo",      optional_argument, NULL, OPT_OTHER },
 	{ "dump-probe-types",        no_argument,       NULL, OPT_DUMP },
@@ -137,6 +137,12 @@ static void take_option(struct cmdline *cl, int opt)
 		break;
 	case OPT_DUMP_COUNTERS:
 		cl->dump_counters = arg ? arg : "";
+		break;
+	case 'h': case OPT_HELP:
+		cl->help = 1;
+		break;
+	case 'V': case OPT_VERSION:
+		cl->version = 1;
 		break;
 	case 'w':
 		cl->suppress_warnings = 1;

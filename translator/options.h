@@ -35,6 +35,8 @@ struct cmdline {
 	const char *privilege;	/* --privilege= / --unprivileged */
 	int mentions_perfctr;	/* some option argument contains "perfctr" */
 	int has_target;		/* -c CMD or -x PID */
+	int help;		/* -h, --help */
+	int version;		/* -V, --version */
 };
 
 /* Reads argv.  Returns 0, or -ENOMEM; sets parse_failed when stap itself

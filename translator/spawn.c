@@ -81,37 +81,66 @@ static int exit_status(int status)
 	return 1;
 }
 
+/* Forks and execs path; with pipe_fds, the child's stderr is the pipe's
+ * write end.  Signals to us go on to the child from now on. */
+static pid_t start(const char *path, char *const *argv, const int *pipe_fds)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid != 0) {
+		if (pid > 0) {
+			child_pid = pid;
+			set_signals();
+		}
+		return pid;
+	}
+	if (pipe_fds) {
+		dup2(pipe_fds[1], STDERR_FILENO);
+		close(pipe_fds[0]);
+		close(pipe_fds[1]);
+	}
+	execv(path, argv);
+	fprintf(stderr, "stap-perfctr: cannot run %s: %s\n", path,
+		strerror(errno));
+	_exit(127);
+}
+
+static int wait_for(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 1;
+	return exit_status(status);
+}
+
+int spawn__run(const char *path, char *const *argv)
+{
+	pid_t pid = start(path, argv, NULL);
+
+	return pid < 0 ? 1 : wait_for(pid);
+}
+
 int spawn__run_mapped(const char *path, char *const *argv, const char *from,
 		      const char *to)
 {
-	int fds[2], status;
+	int fds[2];
 	pid_t pid;
 	FILE *in;
 
 	if (pipe(fds) < 0)
 		return 1;
-	pid = fork();
+	pid = start(path, argv, fds);
 	if (pid < 0)
 		return 1;
-	if (pid == 0) {
-		dup2(fds[1], STDERR_FILENO);
-		close(fds[0]);
-		close(fds[1]);
-		execv(path, argv);
-		fprintf(stderr, "stap-perfctr: cannot run %s: %s\n", path,
-			strerror(errno));
-		_exit(127);
-	}
-	child_pid = pid;
-	set_signals();
 	close(fds[1]);
 	in = fdopen(fds[0], "r");
 	if (in) {
 		copy_stderr(in, from, to);
 		fclose(in);
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return 1;
-	return exit_status(status);
+	return wait_for(pid);
 }

@@ -10,6 +10,10 @@
 /* execv, nothing else; returns only on failure (-errno). */
 int spawn__exec(const char *path, char *const *argv);
 
+/* Runs path with argv and waits.  Returns the exit status to exit with
+ * (a child killed by a signal: as spawn__run_mapped). */
+int spawn__run(const char *path, char *const *argv);
+
 /* Runs path with argv; every occurrence of `from` in its stderr is written
  * as `to`.  Returns the exit status to exit with (a child killed by a
  * signal is reported as 128 + signal, after re-raising it on ourselves

@@ -36,7 +36,7 @@ static const struct {
 	{ "sysfs.ko", INFO TABLE(1) REQ("a", 0, "cs", "my-cs", "uk", 3) },
 };
 
-static const char *fake, *out, *fds, *errfile;
+static const char *fake, *out, *fds, *errfile, *outfile;
 static int as_nobody;		/* run perfctr-run as user nobody */
 
 /* Runs perfctr-run with args and env ("NAME=value", NULL-ended lists);
@@ -63,6 +63,10 @@ static int run(const char *const *args, const char *const *env)
 			putenv((char *)env[i]);
 		fd = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 		if (fd < 0 || dup2(fd, 2) < 0)
+			_exit(98);
+		close(fd);
+		fd = open(outfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd < 0 || dup2(fd, 1) < 0)
 			_exit(98);
 		close(fd);
 		if (as_nobody && (setgid(65534) || setuid(65534)))
@@ -163,6 +167,29 @@ static void pass_through(void)
 		is_int(run(cases[i].args, NULL), 0, "%s: runs staprun", cases[i].what);
 		expect_argv(cases[i].what, cases[i].args, NULL);
 	}
+}
+
+/* --help and --version: who answers, then staprun's -h or -V. */
+static void introductions(void)
+{
+	const char *help[] = { "--help", NULL }, *version[] = { "--version", NULL };
+	const char *staprun_h[] = { "-h", NULL }, *staprun_v[] = { "-V", NULL };
+	char *text;
+
+	is_int(run(help, NULL), 0, "--help: exit status 0");
+	expect_argv("--help", staprun_h, NULL);
+	text = test_read(outfile, NULL);
+	ok(text && !strncmp(text, "perfctr-run " PERFCTR_VERSION
+			    " (systemtap-perfctr): resolves the counters", 52),
+	   "--help: says who answers, first");
+	like(text ? text : "", "--dump-counters", "--help: names --dump-counters");
+	free(text);
+	is_int(run(version, NULL), 0, "--version: exit status 0");
+	expect_argv("--version", staprun_v, NULL);
+	text = stderr_text();
+	like(text, "perfctr-run " PERFCTR_VERSION " (systemtap-perfctr), "
+	     "running ", "--version: our version, then staprun's");
+	free(text);
 }
 
 static void assignments(void)
@@ -300,6 +327,7 @@ int main(void)
 	out = strdup(test_path("out"));
 	fds = strdup(test_path("out.fds"));
 	errfile = strdup(test_path("stderr"));
+	outfile = strdup(test_path("stdout"));
 	test_write("fake-staprun",
 		   "#!/bin/sh\n"
 		   "printf '%s\\0' \"$0\" \"$@\" > \"$FAKE_OUT\"\n"
@@ -312,6 +340,7 @@ int main(void)
 		if (test_compile(modules[i].name, modules[i].source))
 			test_die(modules[i].name);
 	pass_through();
+	introductions();
 	if (geteuid() == 0) {
 		assignments();
 		refusals();
@@ -324,5 +353,6 @@ int main(void)
 	free((char *)out);
 	free((char *)fds);
 	free((char *)errfile);
+	free((char *)outfile);
 	return tap_done();
 }

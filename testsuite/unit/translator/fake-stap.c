@@ -2,8 +2,8 @@
 /*
  * fake-stap.c - stands in for the real stap in front-end tests: records
  * its argv, environment and stdin under $FAKE_STAP_OUT (argv and env one
- * entry per line), prints $FAKE_STAP_STDERR to stderr, and exits with
- * $FAKE_STAP_RC.
+ * entry per line), prints $FAKE_STAP_STDOUT to stdout and $FAKE_STAP_STDERR
+ * to stderr, and exits with $FAKE_STAP_RC.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +42,7 @@ static void record_stdin(const char *dir)
 int main(int argc, char **argv)
 {
 	const char *dir = getenv("FAKE_STAP_OUT");
+	const char *out = getenv("FAKE_STAP_STDOUT");
 	const char *msg = getenv("FAKE_STAP_STDERR");
 	const char *rc = getenv("FAKE_STAP_RC");
 
@@ -51,6 +52,8 @@ int main(int argc, char **argv)
 	record(dir, "env", environ);
 	record(dir, "argv", argv);
 	record_stdin(dir);
+	if (out)
+		fputs(out, stdout);
 	if (msg)
 		fputs(msg, stderr);
 	return rc ? atoi(rc) : 0;
