@@ -58,6 +58,32 @@ static int absent_pmu(const char *base, char *err, size_t len)
 		      (int)n, base, present[0] ? present : "none");
 }
 
+/* libpfm4 knows an uncore PMU (socket-wide: L3, memory, RAPL energy)
+ * from CPUID, but takes its perf type from the kernel's sysfs entry for
+ * it: where the kernel has none (no driver loaded, a virtual machine) it
+ * cannot encode the PMU's events, and says only "not supported".  Say
+ * why, as an absent PMU. */
+static int uncore_not_in_kernel(const char *base, char *err, size_t len)
+{
+	int idx = pfm_find_event(base);
+	pfm_event_info_t ei;
+	pfm_pmu_info_t info;
+
+	memset(&ei, 0, sizeof(ei));
+	ei.size = sizeof(ei);
+	if (idx < 0 ||
+	    pfm_get_event_info(idx, PFM_OS_PERF_EVENT_EXT, &ei) != PFM_SUCCESS ||
+	    pmu_info(ei.pmu, &info) != PFM_SUCCESS ||
+	    info.type != PFM_PMU_TYPE_UNCORE)
+		return 0;
+	return pc_err(err, len, -ENODEV,
+		      "libpfm4 PMU \"%s\" (%s) is an uncore PMU that the kernel "
+		      "does not have here: no entry for it in "
+		      "/sys/bus/event_source/devices (its driver is not "
+		      "loaded, or this is a virtual machine)", info.name,
+		      info.desc);
+}
+
 static int pfm_plm(unsigned int plm)
 {
 	int p = 0;
@@ -91,6 +117,8 @@ int pc_pfm_resolve(struct perfctr_resolver *r, const char *base,
 					PFM_OS_PERF_EVENT_EXT, &arg);
 	if (ret == PFM_ERR_NOTFOUND)
 		return absent_pmu(base, err, len);
+	if (ret == PFM_ERR_NOTSUPP && uncore_not_in_kernel(base, err, len))
+		return -ENODEV;
 	if (ret != PFM_SUCCESS)
 		return pc_err(err, len, -EINVAL, "libpfm4 cannot encode \"%s\": %s",
 			      base, pfm_strerror(ret));

@@ -7,7 +7,9 @@
  * perf_event_paranoid), again as a user-mode counter of this task.
  *
  * What counts as a failure: a name the library lists but cannot
- * resolve.  A warning: a name of a PMU the kernel has that it will not
+ * resolve, unless it says the kernel has no PMU for it (an uncore PMU
+ * libpfm4 knows from CPUID without its kernel driver): that name is
+ * absent.  A warning: a name of a PMU the kernel has that it will not
  * open (absent or rejected): a script that names it is refused at load;
  * either our encoding is wrong or the event has rules of its own (a
  * group it must lead, a counter it must have), which the line names.
@@ -114,6 +116,11 @@ static void one(const char *name, void *arg)
 		return;
 	s->tried++;
 	err = perfctr_resolver__resolve(s->r, name, 0, &enc, why, sizeof(why));
+	if (err == -ENODEV) {	/* its PMU is not the kernel's here */
+		s->n[g][C_ABSENT]++;
+		fprintf(s->out, "trial %s: absent: %s\n", name, why);
+		return;
+	}
 	if (err) {
 		s->n[g][C_UNRESOLVED]++;
 		s->failed++;

@@ -100,6 +100,16 @@ static const struct row zen3[] = {
 	END,
 };
 
+/* An uncore PMU libpfm4 knows (from CPUID, or forced) while the kernel
+ * has no PMU for it (power/: RAPL): refused as absent, saying why. */
+static const struct row rapl[] = {
+	BAD("amd64_rapl::RAPL_ENERGY_PKG", 0, -ENODEV,
+	    "libpfm4 PMU \"amd64_rapl\" (AMD64 RAPL) is an uncore PMU that the "
+	    "kernel does not have here"),
+	BAD("RAPL_ENERGY_PKG", 0, -ENODEV, "no entry for it in /sys/bus/event_source/devices"),
+	END,
+};
+
 static const struct {
 	const char *pmu;
 	const struct row *rows;
@@ -208,6 +218,11 @@ int main(void)
 	test_mkdtemp();		/* an empty sysfs */
 	for (i = 0; i < sizeof(cpus) / sizeof(cpus[0]); i++)
 		run_cpu(cpus[i].pmu, cpus[i].rows);
+	/* libpfm4 reads the kernel's own sysfs for an uncore PMU's type */
+	if (access("/sys/bus/event_source/devices/power", F_OK) == 0)
+		tap_ok(1, "# SKIP this kernel has the RAPL PMU (power/)");
+	else
+		run_cpu("amd64_rapl", rapl);
 	r = resolver(1);
 	is_int(perfctr_resolver__resolve(r, "INST_RETIRED:ANY_P", 0, &e, err, sizeof(err)),
 	       -ENOENT, "no_libpfm: vendor names are unknown");
