@@ -45,17 +45,19 @@ EXTRA_DIST += testsuite/README.md testsuite/guest-run \
 
 # make -j runs the tests in TESTS order, as many at once as it may: the
 # bookworm suites come first (Makefile.am), before every other test; the
-# trixie ones after the host tests, when the background downloads
-# (guest-fetch-start, below) have made the trixie tree; the short rt suite
-# last of the five.
+# trixie ones after all the host tests (fuzzing and the bad-input corpus
+# included), when the background downloads (guest-fetch-start, below)
+# have made the trixie tree; the short rt suite and the package last.
 guest_suites_first = testsuite/guest/run-suite testsuite/guest/run-suite-arm64
 TESTS += testsuite/unit/lib/apt-sources.test testsuite/unit/lib/guest-hang.test
 EXTRA_DIST += testsuite/unit/lib/apt-sources.test testsuite/unit/lib/guest-hang.test \
 	testsuite/unit/lib/guest-hang
-TESTS += testsuite/guest/run-suite-trixie-arm64 \
+# the rest after every host test (Makefile.am appends them last), so
+# that what ends the run is these suites, not a host test left alone
+guest_suites_later = testsuite/guest/run-suite-trixie-arm64 \
 	testsuite/guest/run-suite-trixie testsuite/guest/run-suite-rt
 # the Debian package on both stacks: built, checked, installed, run
-TESTS += testsuite/package/deb.test
+guest_suites_later += testsuite/package/deb.test
 EXTRA_DIST += testsuite/package/deb.test testsuite/lib/installed-run
 
 # make check starts the downloads its guest suites need (the trixie tree,
