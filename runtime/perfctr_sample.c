@@ -181,7 +181,8 @@ static u64 perfctr_sample_count(unsigned int i)
  * body runs, and (with a period) how many overflows its count implies.
  * The difference is what the kernel throttled (perf_event_max_sample_rate)
  * plus what stap skipped because the CPU's probe context was busy (stap
- * reports those itself: "skipped probes").
+ * reports those itself: "skipped probes").  A warning, as stap's own
+ * end-of-run counts are: on stderr, never in the script's output (-o).
  */
 static void perfctr_samples_report(void)
 {
@@ -200,18 +201,17 @@ static void perfctr_samples_report(void)
 			runs += per_cpu_ptr(perfctr_sample_runs, cpu)[i];
 		count = perfctr_sample_count(i);
 		if (r->sample)
-			_stp_printf("perfctr: %s: sampling %s: %lu samples, %llu "
-				    "overflows in a count of %llu (%llu not run: "
-				    "throttled or skipped)\n", r->src, r->event,
-				    runs, count / r->sample, count,
-				    count / r->sample > runs ?
-				    count / r->sample - runs : 0);
+			_stp_warn("perfctr: %s: sampling %s: %lu samples, %llu "
+				  "overflows in a count of %llu (%llu not run: "
+				  "throttled or skipped)\n", r->src, r->event,
+				  runs, count / r->sample, count,
+				  count / r->sample > runs ?
+				  count / r->sample - runs : 0);
 		else
-			_stp_printf("perfctr: %s: sampling %s: %lu samples in a "
-				    "count of %llu\n", r->src, r->event, runs,
-				    count);
+			_stp_warn("perfctr: %s: sampling %s: %lu samples in a "
+				  "count of %llu\n", r->src, r->event, runs,
+				  count);
 	}
-	_stp_print_flush();
 }
 
 #else /* !PERFCTR_HAVE_SAMPLES */
