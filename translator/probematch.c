@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * probematch.c - stap -l / -L patterns over the perfctr probe points.
- * A point is perfctr.event("E")[.user|.kernel][.multiplex].counter("ID")
- * (the order parser.c enforces); a pattern is matched component by
- * component, as stap matches its own probe points.
+ * probematch.c - stap -l / -L patterns over the perfctr probe points,
+ * in the order parser.c enforces: a counter is
+ *   perfctr.event("E")[.user|.kernel][.cpu|.thread|.process[("PATH")]]
+ *     [.multiplex].counter("ID")	(.multiplex per CPU only)
+ * and a sampling probe
+ *   perfctr.event("E")[.user|.kernel][.cpu|.process[("PATH")]]
+ *     .sample(N)|.hz(F)[.precise[(L)]]
+ * A pattern is matched component by component, as stap matches its own
+ * probe points.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -18,12 +23,18 @@
 
 /* Every component name a perfctr point has (for "similar: ..."). */
 static const char *const comp_names[] = {
-	"perfctr", "event", "user", "kernel", "multiplex", "counter",
+	"perfctr", "event", "user", "kernel", "cpu", "thread", "process",
+	"multiplex", "counter", "sample", "hz", "precise",
 };
 
 /* The optional components: a point has at most one of each row. */
 static const char *const plm_forms[] = { NULL, "user", "kernel" };
+static const char *const scope_forms[] = { NULL, "cpu", "thread", "process" };
 static const char *const mux_forms[] = { NULL, "multiplex" };
+/* A sampling probe's rate, and what stands for its number in a point
+ * the pattern gives none for. */
+static const char *const rate_forms[][2] = { { "sample", "N" }, { "hz", "F" } };
+static const char *const precise_forms[] = { NULL, "precise" };
 
 /* One component of a candidate point. */
 struct cand {
@@ -31,6 +42,7 @@ struct cand {
 	const char *arg;	/* NULL: takes no argument */
 	int optional;
 	int any_arg;		/* the script chooses it: any pattern matches */
+	int number;		/* a number: written without quotes */
 };
 
 static int is_glob(const char *s)
@@ -83,6 +95,23 @@ static int string_arg(const char **s, char *out, size_t len, char *err,
 	return 0;
 }
 
+/* A number argument (.sample(N)), globs allowed. */
+static int number_arg(const char **s, char *out, size_t len, char *err,
+		      size_t errlen)
+{
+	size_t n = strspn(*s, "0123456789*?[]");
+
+	if (n == 0)
+		return bad(err, errlen, "expected a string literal or a number",
+			   *s);
+	if (n >= len)
+		return bad(err, errlen, "number too long", *s);
+	memcpy(out, *s, n);
+	out[n] = '\0';
+	*s += n;
+	return 0;
+}
+
 static int component(const char **s, struct pm_comp *c, char *err,
 		     size_t errlen)
 {
@@ -101,7 +130,8 @@ static int component(const char **s, struct pm_comp *c, char *err,
 		return 0;
 	(*s)++;
 	skip_space(s);
-	if (string_arg(s, c->arg, sizeof(c->arg), err, errlen))
+	if (**s == '"' ? string_arg(s, c->arg, sizeof(c->arg), err, errlen) :
+	    number_arg(s, c->arg, sizeof(c->arg), err, errlen))
 		return -EINVAL;
 	skip_space(s);
 	if (**s != ')')
@@ -175,53 +205,105 @@ static void render(char *buf, size_t len, const struct cand *c, int nc)
 		if (!c[i].arg || n + 4 >= len)
 			continue;
 		buf[n++] = '(';
-		buf[n++] = '"';
+		if (!c[i].number)
+			buf[n++] = '"';
 		for (a = c[i].arg; *a && n + 4 < len; a++) {
 			if (*a == '"' || *a == '\\')
 				buf[n++] = '\\';
 			buf[n++] = *a;
 		}
-		buf[n++] = '"';
+		if (!c[i].number)
+			buf[n++] = '"';
 		buf[n++] = ')';
 		buf[n] = '\0';
 	}
 }
 
-/* The pattern's own counter id, when it names one without a glob. */
-static const char *counter_id(const struct pm_pattern *p)
+/* What a point shows for the argument of its component name: the
+ * pattern's own, when it gives one without a glob; else stand_in, or
+ * NULL (no argument) when the pattern gives none and the argument is
+ * optional. */
+static const char *arg_for(const struct pm_pattern *p, const char *name,
+			   const char *stand_in, int optional)
 {
 	int i;
 
 	for (i = 0; i < p->n; i++)
-		if (!strcmp(p->c[i].name, "counter") && p->c[i].has_arg &&
-		    !is_glob(p->c[i].arg))
-			return p->c[i].arg;
-	return "ID";
+		if (!strcmp(p->c[i].name, name) && p->c[i].has_arg)
+			return is_glob(p->c[i].arg) ? stand_in : p->c[i].arg;
+	return optional ? NULL : stand_in;
+}
+
+/* One candidate point, its optional components NULL where absent: each
+ * that p matches goes to fn. */
+struct form {
+	const char *plm, *scope, *mux, *rate, *rate_arg, *precise;
+};
+
+static int try_form(const struct pm_pattern *p, const char *event,
+		    const struct form *f, int forms, pm_point_fn *fn,
+		    void *ctx)
+{
+	char point[POINT_MAX];
+	struct cand c[8];
+	int nc = 0;
+
+	c[nc++] = (struct cand){ "perfctr", NULL, 0, 0, 0 };
+	c[nc++] = (struct cand){ "event", event, 0, 0, 0 };
+	if (f->plm)
+		c[nc++] = (struct cand){ f->plm, NULL, 1, 0, 0 };
+	if (f->scope)
+		c[nc++] = (struct cand){ f->scope, strcmp(f->scope, "process") ?
+			NULL : arg_for(p, "process", "PATH", 1), 1, 1, 0 };
+	if (f->mux)
+		c[nc++] = (struct cand){ f->mux, NULL, 1, 0, 0 };
+	if (!f->rate) {
+		c[nc++] = (struct cand){ "counter", arg_for(p, "counter", "ID", 0),
+					 0, 1, 0 };
+	} else {
+		c[nc++] = (struct cand){ f->rate, arg_for(p, f->rate,
+							  f->rate_arg, 0), 1, 1, 1 };
+		if (f->precise)
+			c[nc++] = (struct cand){ f->precise,
+				arg_for(p, f->precise, "L", 1), 1, 1, 1 };
+	}
+	if (!match(p, 0, c, nc, 0, !forms))
+		return 0;
+	render(point, sizeof(point), c, nc);
+	fn(point, ctx);
+	return 1;
 }
 
 int probematch__event(const struct pm_pattern *p, const char *event,
 		      int forms, pm_point_fn *fn, void *ctx)
 {
-	char point[POINT_MAX];
-	struct cand c[5];
-	size_t i, j;
-	int nc, hits = 0;
+	struct form f = { NULL };
+	size_t i, j, k, r;
+	int hits = 0;
 
 	for (i = 0; i < ARRAY_SIZE(plm_forms); i++)
-		for (j = 0; j < ARRAY_SIZE(mux_forms); j++) {
-			nc = 0;
-			c[nc++] = (struct cand){ "perfctr", NULL, 0, 0 };
-			c[nc++] = (struct cand){ "event", event, 0, 0 };
-			if (plm_forms[i])
-				c[nc++] = (struct cand){ plm_forms[i], NULL, 1, 0 };
-			if (mux_forms[j])
-				c[nc++] = (struct cand){ mux_forms[j], NULL, 1, 0 };
-			c[nc++] = (struct cand){ "counter", counter_id(p), 0, 1 };
-			if (!match(p, 0, c, nc, 0, !forms))
+		for (j = 0; j < ARRAY_SIZE(scope_forms); j++) {
+			f.plm = plm_forms[i];
+			f.scope = scope_forms[j];
+			f.rate = f.precise = NULL;
+			for (k = 0; k < ARRAY_SIZE(mux_forms); k++) {
+				f.mux = mux_forms[k];
+				/* .multiplex counts per CPU only */
+				if (f.mux && f.scope && strcmp(f.scope, "cpu"))
+					continue;
+				hits += try_form(p, event, &f, forms, fn, ctx);
+			}
+			/* no sampling probe is per thread */
+			if (f.scope && !strcmp(f.scope, "thread"))
 				continue;
-			render(point, sizeof(point), c, nc);
-			fn(point, ctx);
-			hits++;
+			f.mux = NULL;
+			for (r = 0; r < ARRAY_SIZE(rate_forms); r++)
+				for (k = 0; k < ARRAY_SIZE(precise_forms); k++) {
+					f.rate = rate_forms[r][0];
+					f.rate_arg = rate_forms[r][1];
+					f.precise = precise_forms[k];
+					hits += try_form(p, event, &f, forms, fn, ctx);
+				}
 		}
 	return hits;
 }

@@ -33,10 +33,12 @@ int probematch__parse(const char *text, struct pm_pattern *p, char *err,
 
 /* Calls fn with every probe point for event that p matches, written as
  * a script would: perfctr.event("EVENT").counter("ID").  -l (forms 0)
- * shows .user, .kernel and .multiplex only where p names them; -L
- * (forms 1) shows every form.  A pattern may stop early: the rest of a
- * point is implied ('perfctr.event("cycles")').  ID is the pattern's
- * own counter id when it gives one, else "ID".  Returns how many. */
+ * shows the optional components (level, scope, .multiplex, a sampling
+ * probe's rate and .precise) only where p names them; -L (forms 1)
+ * shows every form.  A pattern may stop early: the rest of a point is
+ * implied ('perfctr.event("cycles")').  An argument is the pattern's
+ * own when it gives one without a glob, else "ID", "PATH", N, F or L.
+ * Returns how many. */
 typedef void pm_point_fn(const char *point, void *ctx);
 int probematch__event(const struct pm_pattern *p, const char *event,
 		      int forms, pm_point_fn *fn, void *ctx);

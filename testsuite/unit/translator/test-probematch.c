@@ -36,13 +36,42 @@ static const struct {
 } cases[] = {
 	{ "perfctr.**", "cycles", 0, "perfctr.event(\"cycles\").counter(\"ID\")\n" },
 	{ "perfctr", "cycles", 0, "perfctr.event(\"cycles\").counter(\"ID\")\n" },
-	{ "perfctr.**", "cycles", 1,
-	  "perfctr.event(\"cycles\").counter(\"ID\")\n"
-	  "perfctr.event(\"cycles\").multiplex.counter(\"ID\")\n"
-	  "perfctr.event(\"cycles\").user.counter(\"ID\")\n"
-	  "perfctr.event(\"cycles\").user.multiplex.counter(\"ID\")\n"
-	  "perfctr.event(\"cycles\").kernel.counter(\"ID\")\n"
-	  "perfctr.event(\"cycles\").kernel.multiplex.counter(\"ID\")\n" },
+	/* -L: every form, of counters and sampling probes */
+	{ "perfctr.event(\"cycles\").kernel.**.hz(*)", "cycles", 1,
+	  "perfctr.event(\"cycles\").kernel.hz(F)\n"
+	  "perfctr.event(\"cycles\").kernel.hz(F).precise\n"
+	  "perfctr.event(\"cycles\").kernel.cpu.hz(F)\n"
+	  "perfctr.event(\"cycles\").kernel.cpu.hz(F).precise\n"
+	  "perfctr.event(\"cycles\").kernel.process.hz(F)\n"
+	  "perfctr.event(\"cycles\").kernel.process.hz(F).precise\n" },
+	{ "perfctr.event(\"cycles\").kernel.**.counter(\"c\")", "cycles", 1,
+	  "perfctr.event(\"cycles\").kernel.counter(\"c\")\n"
+	  "perfctr.event(\"cycles\").kernel.multiplex.counter(\"c\")\n"
+	  "perfctr.event(\"cycles\").kernel.cpu.counter(\"c\")\n"
+	  "perfctr.event(\"cycles\").kernel.cpu.multiplex.counter(\"c\")\n"
+	  "perfctr.event(\"cycles\").kernel.thread.counter(\"c\")\n"
+	  "perfctr.event(\"cycles\").kernel.process.counter(\"c\")\n" },
+	/* scopes, and sampling probes where the pattern names them */
+	{ "perfctr.event(\"cycles\").thread", "cycles", 0,
+	  "perfctr.event(\"cycles\").thread.counter(\"ID\")\n" },
+	{ "perfctr.event(\"cycles\").process(\"/bin/ls\").counter(\"c\")", "cycles", 0,
+	  "perfctr.event(\"cycles\").process(\"/bin/ls\").counter(\"c\")\n" },
+	{ "perfctr.event(\"cycles\").process(\"/bin/*\")", "cycles", 0,
+	  "perfctr.event(\"cycles\").process(\"PATH\").counter(\"ID\")\n" },
+	{ "perfctr.event(\"cycles\").user.process", "cycles", 0,
+	  "perfctr.event(\"cycles\").user.process.counter(\"ID\")\n" },
+	{ "perfctr.event(\"cycles\").sample(100000)", "cycles", 0,
+	  "perfctr.event(\"cycles\").sample(100000)\n" },
+	{ "perfctr.event(\"cycles\").cpu.hz(*)", "cycles", 0,
+	  "perfctr.event(\"cycles\").cpu.hz(F)\n" },
+	{ "perfctr.event(\"cycles\").sample(1000).precise(2)", "cycles", 0,
+	  "perfctr.event(\"cycles\").sample(1000).precise(2)\n" },
+	{ "perfctr.event(\"cycles\").sample(1000).precise", "cycles", 0,
+	  "perfctr.event(\"cycles\").sample(1000).precise\n" },
+	{ "perfctr.event(\"cycles\").thread.multiplex", "cycles", 1, "" },
+	{ "perfctr.event(\"cycles\").thread.sample(1000)", "cycles", 1, "" },
+	{ "perfctr.event(\"cycles\").multiplex.sample(1000)", "cycles", 1, "" },
+	{ "perfctr.event(\"cycles\").counter(\"c\").precise", "cycles", 1, "" },
 	{ "perfctr.event(\"cyc*\")", "cycles", 0,
 	  "perfctr.event(\"cycles\").counter(\"ID\")\n" },
 	{ "perfctr.event(\"cyc*\")", "instructions", 0, "" },
@@ -50,12 +79,17 @@ static const struct {
 	  "perfctr.event(\"cycles\").counter(\"ID\")\n" },
 	{ "perfctr.event(\"cycles\").user", "cycles", 0,
 	  "perfctr.event(\"cycles\").user.counter(\"ID\")\n" },
-	{ "perfctr.event(\"cycles\").user", "cycles", 1,
-	  "perfctr.event(\"cycles\").user.counter(\"ID\")\n"
-	  "perfctr.event(\"cycles\").user.multiplex.counter(\"ID\")\n" },
+	{ "perfctr.event(\"cycles\").user.*.counter(\"c\")", "cycles", 1,
+	  "perfctr.event(\"cycles\").user.multiplex.counter(\"c\")\n"
+	  "perfctr.event(\"cycles\").user.cpu.counter(\"c\")\n"
+	  "perfctr.event(\"cycles\").user.thread.counter(\"c\")\n"
+	  "perfctr.event(\"cycles\").user.process.counter(\"c\")\n" },
 	{ "perfctr.event(\"cycles\").*.counter(\"c\")", "cycles", 0, "" },
 	{ "perfctr.event(\"cycles\").*.counter(\"c\")", "cycles", 1,
 	  "perfctr.event(\"cycles\").multiplex.counter(\"c\")\n"
+	  "perfctr.event(\"cycles\").cpu.counter(\"c\")\n"
+	  "perfctr.event(\"cycles\").thread.counter(\"c\")\n"
+	  "perfctr.event(\"cycles\").process.counter(\"c\")\n"
 	  "perfctr.event(\"cycles\").user.counter(\"c\")\n"
 	  "perfctr.event(\"cycles\").kernel.counter(\"c\")\n" },
 	{ "perfctr.event(\"cycles\").counter(\"c\")", "cycles", 0,
@@ -77,7 +111,7 @@ static const struct {
 	  "perfctr.event(\"x\").counter(\"c\")\n" },
 	{ "perfctr.event(\"x\").counter(\"c\").foo", "x", 1, "" },
 	{ "perfctr.event(\"x\"", "x", 0, "expected ')' at 'end of pattern'" },
-	{ "perfctr.event(x)", "x", 0, "expected a string literal at 'x)'" },
+	{ "perfctr.event(x)", "x", 0, "expected a string literal or a number at 'x)'" },
 	{ "perfctr..event", "x", 0, "expected a probe point component at '.event'" },
 	{ "perfctr.event(\"x\") y", "x", 0, "expected '.' or the end at 'y'" },
 	{ "perfctr.event(\"x)", "x", 0, "unterminated string" },
