@@ -12,6 +12,10 @@
  * MODULE_INFO entries of the generated tapset (all of them, as if every
  * conditional were taken) go into a .modinfo section that the helper's
  * own reader must take without complaint (tabcheck.h).
+ *
+ * The same bytes (to the first NUL) are also a stap -l / -L pattern, as
+ * listing.c reads one: parsed, and matched against a few events in both
+ * forms.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +27,7 @@
 #include "emit.h"
 #include "memfile.h"
 #include "parser.h"
+#include "probematch.h"
 #include "tabcheck.h"
 
 /* Script arguments for @N / $N in clauses: a name, an id, a number, a
@@ -122,6 +127,36 @@ static void run(const uint8_t *data, size_t size, int has_target, FILE *out)
 	source__free(&src);
 }
 
+static void count_point(const char *point, void *ctx)
+{
+	(*(size_t *)ctx) += strlen(point) > 0;
+}
+
+static void pattern(const uint8_t *data, size_t size)
+{
+	static const char *const events[] = {
+		"cycles", "cpu/event=0x3c/", "a\"b", "INST_RETIRED:ANY_P",
+	};
+	char *text = strndup((const char *)data, size), err[256];
+	struct pm_pattern p;
+	size_t i, n = 0;
+
+	if (!text)
+		abort();
+	if (!probematch__is_perfctr(text) ||
+	    probematch__parse(text, &p, err, sizeof(err))) {
+		free(text);
+		return;
+	}
+	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+		probematch__event(&p, events[i], 0, count_point, &n);
+		probematch__event(&p, events[i], 1, count_point, &n);
+	}
+	probematch__unknown_component(&p);
+	probematch__event_literal(&p);
+	free(text);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static FILE *out;
@@ -130,5 +165,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	run(data, size, 0, out);
 	run(data, size, 1, out);
+	pattern(data, size);
 	return 0;
 }
