@@ -81,6 +81,43 @@ static int cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static void count_point(const char *point, void *ctx)
+{
+	(*(size_t *)ctx)++;
+}
+
+/* A glob that matches only generic events this machine cannot count:
+ * name the first, and why.  True if it said so. */
+static int only_closed(const char *text, const struct pm_pattern *p,
+		       const struct perfctr_dump *d)
+{
+	size_t i, hits, first = d->n_generic, more = 0;
+	char why[256];
+
+	for (i = 0; i < d->n_generic; i++) {
+		hits = 0;
+		if (!d->generic[i].open_err)
+			continue;
+		probematch__event(p, d->generic[i].name, 1, count_point, &hits);
+		if (!hits)
+			continue;
+		if (first == d->n_generic)
+			first = i;
+		else
+			more++;
+	}
+	if (first == d->n_generic)
+		return 0;
+	perfctr_trial__explain(d->generic[first].open_err, why, sizeof(why));
+	fprintf(stderr, "semantic error: probe point mismatch: no perfctr probe "
+		"point matches %s: event \"%s\"", text,
+		d->generic[first].name);
+	if (more)
+		fprintf(stderr, " (and %zu more)", more);
+	fprintf(stderr, " would, but cannot be counted here: %s\n", why);
+	return 1;
+}
+
 /* Why nothing matched, in stap's words where stap has them. */
 static void no_match(const char *text, const struct pm_pattern *p,
 		     const struct perfctr_dump *d, const struct strs *names)
@@ -100,6 +137,8 @@ static void no_match(const char *text, const struct pm_pattern *p,
 	for (i = 0; ev && i < names->n && strcmp(names->v[i], ev); i++)
 		;
 	if (!ev || i < names->n) {
+		if (!ev && only_closed(text, p, d))
+			return;
 		fprintf(stderr, "semantic error: probe point mismatch: no perfctr "
 			"probe point matches %s\n", text);
 		return;
