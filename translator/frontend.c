@@ -397,8 +397,11 @@ int main(int argc, char **argv)
 	set_staprun(&fe.paths);
 	script = fe.script >= 0 ? &fe.src[fe.script] : NULL;
 	if (script && script->changed && script->origin != SRC_ARG_E) {
+		/* passes 1-4 print the script (-p1), its probes (-p2), C
+		 * (-p3), a module path (-p4) on stdout: map it too; a run's
+		 * stdout is the script's own output, not ours to touch */
 		rc = spawn__run_mapped(fe.paths.real_stap, nargv, out.script,
-				       script->name);
+				       script->name, fe.cl.last_pass < 5);
 		free(nargv);
 		release(&fe);
 		return rc;

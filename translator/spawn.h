@@ -14,11 +14,11 @@ int spawn__exec(const char *path, char *const *argv);
  * (a child killed by a signal: as spawn__run_mapped). */
 int spawn__run(const char *path, char *const *argv);
 
-/* Runs path with argv; every occurrence of `from` in its stderr is written
- * as `to`.  Returns the exit status to exit with (a child killed by a
- * signal is reported as 128 + signal, after re-raising it on ourselves
- * where that terminates us). */
+/* Runs path with argv; every occurrence of `from` in its stderr (and,
+ * with map_stdout, its stdout) is written as `to`.  Returns the exit
+ * status to exit with (a child killed by a signal is reported as 128 +
+ * signal, after re-raising it on ourselves where that terminates us). */
 int spawn__run_mapped(const char *path, char *const *argv, const char *from,
-		      const char *to);
+		      const char *to, int map_stdout);
 
 #endif /* PERFCTR_SPAWN_H */
