@@ -107,6 +107,7 @@ $(guest_config): Makefile
 	  echo ': "$${REAL_STAP:=$(REAL_STAP)}"'; \
 	  echo ': "$${REAL_STAPRUN:=$(REAL_STAPRUN)}"'; \
 	  echo ': "$${STAP_VERSION:=$(STAP_VERSION)}"'; \
+	  echo ': "$${PERFCTR_VERSION:=$(PACKAGE_VERSION)}"'; \
 	  echo ': "$${STAP_RUNTIME_DIR:=$(STAP_RUNTIME_DIR)}"'; \
 	  echo ': "$${NEED_RUNTIME_SHIM:=$(NEED_RUNTIME_SHIM)}"'; \
 	  echo ': "$${KERNEL_BUILD:=$(KERNEL_BUILD)}"'; \

@@ -559,6 +559,7 @@ arm64_helper_cc() {
 		-Werror=implicit-function-declaration -D_GNU_SOURCE \
 		-I"$top_srcdir/helper" -I"$top_srcdir/runtime" -I"$top_builddir" \
 		-I"$ARCH_SYSROOT/usr/include" \
+		-DPERFCTR_VERSION="\"${PERFCTR_VERSION:?no PERFCTR_VERSION in config.sh (run make)}\"" \
 		-DREAL_STAPRUN='"/usr/bin/staprun"' ${ARM64_HELPER_SYSROOT:+--sysroot="$ARM64_HELPER_SYSROOT"} \
 		"$@" >"$log" 2>&1 || {
 		cat "$log" >&2

@@ -439,6 +439,7 @@ trixie_build_helper() {
 		gcc -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 		-Werror=implicit-function-declaration -D_GNU_SOURCE \
 		-I"$top_srcdir/helper" -I"$top_srcdir/runtime" -I"$top_builddir" \
+		-DPERFCTR_VERSION="\"${PERFCTR_VERSION:?no PERFCTR_VERSION in config.sh (run make)}\"" \
 		-DREAL_STAPRUN='"/usr/bin/staprun"' -o "$ARCH_HELPER.tmp" \
 		"${srcs[@]}" ${HELPER_LIBS:--lpfm -lelf} >"$log" 2>&1 || {
 		cat "$log" >&2
