@@ -1,5 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* outdir.c - content-addressed output directory. */
+/*
+ * outdir.c - content-addressed output directory.  The files are found
+ * again by name, so a name is trusted only where no one else could have
+ * put or changed what it holds: every directory on the way (from the
+ * perfctr directory down) must be ours and writable by no one else, as
+ * stap asks of its cache; an existing file is used only when it is ours,
+ * writable by no one else, and holds exactly what we would write, and is
+ * replaced otherwise.
+ */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -12,11 +20,20 @@
 #include "libperfctr.h"
 #include "outdir.h"
 
-static int mkdir_p(const char *path)
+/* Ours, and writable by no one else. */
+static int private(const struct stat *st)
+{
+	return st->st_uid == geteuid() && !(st->st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/* Makes path's directories; those from `from` (a prefix of path) down
+ * must be private.  -EPERM: one is not. */
+static int mkdir_p(const char *path, size_t from)
 {
 	char tmp[PATH_MAX], *p;
+	struct stat st;
 
-	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
+	if (snprintf(tmp, sizeof(tmp), "%s/", path) >= (int)sizeof(tmp))
 		return -ENAMETOOLONG;
 	for (p = tmp + 1; *p; p++) {
 		if (*p != '/')
@@ -24,23 +41,52 @@ static int mkdir_p(const char *path)
 		*p = '\0';
 		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
 			return -errno;
+		if ((size_t)(p - tmp) >= from &&
+		    (lstat(tmp, &st) < 0 || !S_ISDIR(st.st_mode) ||
+		     !private(&st))) {
+			fprintf(stderr, "stap-perfctr: %s is not a directory of "
+				"yours that only you can write to: not using "
+				"it\n", tmp);
+			return -EPERM;
+		}
 		*p = '/';
 	}
-	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-		return -errno;
 	return 0;
 }
 
-/* Writes atomically; an existing file has the same content by name. */
+/* An existing file we may use as it is: private, and exactly text. */
+static int same_private_file(const char *path, const char *text, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), same = 0;
+	char buf[4096];
+	struct stat st;
+	size_t at = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && private(&st) &&
+	    (size_t)st.st_size == len) {
+		while ((n = read(fd, buf, sizeof(buf))) > 0 && at + n <= len &&
+		       !memcmp(buf, text + at, n))
+			at += n;
+		same = n == 0 && at == len;
+	}
+	close(fd);
+	return same;
+}
+
+/* Writes atomically, unless the same private file is there. */
 static int write_file_at(const char *path, const char *text, size_t len)
 {
 	char tmp[PATH_MAX + 16];
 	int fd, err = 0;
 
-	if (access(path, F_OK) == 0)
+	if (same_private_file(path, text, len))
 		return 0;
 	snprintf(tmp, sizeof(tmp), "%s.%d~", path, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
 	if (write(fd, text, len) != (ssize_t)len)
@@ -101,7 +147,7 @@ int outdir__write(const struct generated *gen, const struct source *script,
 		     (unsigned long long)h, script ? script_name : "") >=
 	    (int)sizeof(out->script))
 		return -ENAMETOOLONG;
-	err = mkdir_p(out->dir);
+	err = mkdir_p(out->dir, strlen(base));
 	if (!err)
 		err = write_file(out->dir, "perfctr_gen.stp", gen->stp.buf,
 				 gen->stp.len);
