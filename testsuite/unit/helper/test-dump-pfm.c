@@ -37,7 +37,7 @@ static const struct model {
 
 /* ---------------------------------------------------------- the child */
 
-#define CHECKS 11	/* say() calls in a child that runs to the end */
+#define CHECKS 13	/* say() calls in a child that runs to the end */
 
 static void __attribute__((format(printf, 2, 3)))
 say(int pass, const char *fmt, ...)
@@ -156,6 +156,50 @@ static void check_text(const struct perfctr_dump *d, const struct model *m)
 	free(buf);
 }
 
+struct prefixed {
+	const char *prefix;
+	unsigned int n, with;
+};
+
+static void count_prefixed(const char *name, void *ctx)
+{
+	struct prefixed *c = ctx;
+
+	c->n++;
+	c->with += !strncmp(name, c->prefix, strlen(c->prefix));
+}
+
+/* A libpfm4 PMU that no sysfs PMU takes: none of its events can be
+ * counted, so none is among the names a script can use (stap -l); the
+ * names format lists each with the reason. */
+static void check_absent(const struct perfctr_dump *d, const struct model *m)
+{
+	char prefix[64], *buf = NULL, *line, *tab;
+	struct prefixed c = { prefix, 0, 0 };
+	unsigned int listed = 0, closed = 0;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	snprintf(prefix, sizeof(prefix), "%s::", m->force);
+	perfctr_dump__names(d, count_prefixed, &c);
+	say(c.n > 0 && c.with == 0, "no sysfs cpu PMU: none of %s's events "
+	    "among the %u names that can be counted", m->force, c.n);
+	perfctr_dump__write_names(d, f);
+	fclose(f);
+	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+		if (strncmp(line, prefix, strlen(prefix)))
+			continue;
+		tab = strchr(line, '\t');
+		listed++;
+		closed += tab && strstr(tab, "the kernel has no PMU for "
+					"libpfm4's") != NULL;
+	}
+	say(listed > 100 && closed == listed, "names format: each of %s's %u "
+	    "names with why it cannot be counted (%u)", m->force, listed,
+	    closed);
+	free(buf);
+}
+
 static struct perfctr_dump *collect(const char *root)
 {
 	struct perfctr_dump_opts o = { .sz = sizeof(o), .sysfs_root = root,
@@ -208,6 +252,7 @@ static int child(const struct model *m, const char *dir)
 	p = find(d, m->force);
 	say(p && p->type == PERFCTR_UNKNOWN && p->pfm_name,
 	    "no sysfs cpu PMU: %s stands alone, not in sysfs", m->force);
+	check_absent(d, m);
 	perfctr_dump__free(d);
 	return 0;
 }

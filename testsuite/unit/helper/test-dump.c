@@ -382,6 +382,40 @@ static void names(const struct perfctr_dump *d)
 	like(s.all, "\npage-faults\n", "names: generic");
 }
 
+/* A generic event whose trial open found no such event: not among the
+ * names, and the names format says why (the trial's own words). */
+static void closed_names(struct perfctr_dump *d)
+{
+	struct names s = { .sorted = 1 };
+	struct perfctr_dump_generic *g = NULL;
+	char *buf = NULL, want[512], why[256];
+	size_t len = 0, i;
+	FILE *f;
+
+	for (i = 0; i < d->n_generic; i++)
+		if (!strcmp(d->generic[i].name, "branch-misses"))
+			g = &d->generic[i];
+	if (!g)
+		return (void)ok(0, "branch-misses among the generic events");
+	g->tried = 1;
+	g->open_err = -ENOENT;
+	perfctr_dump__names(d, name_fn, &s);
+	is_int(s.n, (int)d->n_generic + 2, "names: an event the kernel lacks is not one");
+	ok(!strstr(s.all, "\nbranch-misses\n"), "names: branch-misses left out");
+	f = open_memstream(&buf, &len);
+	if (!f)
+		test_die("open_memstream");
+	is_int(perfctr_dump__write_names(d, f), 0, "names writer");
+	fclose(f);
+	perfctr_trial__explain(-ENOENT, why, sizeof(why));
+	snprintf(want, sizeof(want), "\nbranch-misses\t%s\n", why);
+	like(buf, want, "names format: the name, a tab, why");
+	like(buf, "\ncpu/cpu-cycles/\n", "names format: a name that opens, alone");
+	g->tried = 0;
+	g->open_err = 0;
+	free(buf);
+}
+
 /* This machine: whatever it has, the dump agrees with the library. */
 static void host(void)
 {
@@ -419,6 +453,7 @@ int main(void)
 	text(d);
 	json(d);
 	names(d);
+	closed_names(d);
 	perfctr_dump__free(d);
 	holder_hash();
 	host();
