@@ -396,8 +396,9 @@ static int modifier_block(FILE *f, const struct perfctr_dump_pmu *p,
 			}
 			*slot = &p->events[i].attrs[j];
 		}
-	if (n)
-		qsort(all, n, sizeof(*all), attr_cmp);
+	if (!n)
+		return 0;	/* no event takes any */
+	qsort(all, n, sizeof(*all), attr_cmp);
 	fprintf(f, "  modifiers, EVENT:NAME or EVENT:NAME=N, of every event "
 		"above that lists none:\n");
 	for (i = 0; i < n; i++) {
