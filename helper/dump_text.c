@@ -35,12 +35,12 @@ static int is_modifier(const struct perfctr_dump_attr *a)
 	return a->kind == PERFCTR_ATTR_BOOL || a->kind == PERFCTR_ATTR_INT;
 }
 
-/* "name" or "name=N", as a script writes it. */
+/* A modifier as a script writes it: "name" or "name=N". */
 static const char *attr_name(const struct perfctr_dump_attr *a, char *buf,
 			     size_t len)
 {
-	snprintf(buf, len, "%s%s", a->name, a->kind == PERFCTR_ATTR_INT ||
-		 a->kind == PERFCTR_ATTR_TERM ? "=N" : "");
+	snprintf(buf, len, "%s%s", a->name,
+		 a->kind == PERFCTR_ATTR_INT ? "=N" : "");
 	return buf;
 }
 
