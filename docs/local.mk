@@ -6,6 +6,10 @@ TESTS += docs/man/render.test
 EXTRA_DIST += docs/man/render.test
 EXTRA_DIST += docs/README.md docs/design.md docs/arm64.md docs/performance.md
 
+# docs/from-perf.md: every command on the page runs, its scripts at -p2.
+TESTS += docs/from-perf.test
+EXTRA_DIST += docs/from-perf.md docs/from-perf.test
+
 # The tapset's function pages, installed as function::NAME(3stap) as stap's
 # own are (the colons stay out of make's file lists).  Every page is a
 # whole page, so that man -l renders it from the source tree too.

@@ -50,6 +50,14 @@ int pc_dump_pfm(struct perfctr_dump *d);
  * cpu < 0). */
 int pc_dump_generic(struct perfctr_dump *d, int cpu);
 
+/* dump_names.c: what can be counted here.  A generic event opens unless
+ * its trial open said the kernel has no such event; a PMU's events open
+ * when the kernel has the PMU (a type in sysfs: libpfm4 alone does not
+ * make one).  pc_dump_pmu_why says why not, for a PMU that does not. */
+int pc_dump_generic_opens(const struct perfctr_dump_generic *g);
+int pc_dump_pmu_opens(const struct perfctr_dump_pmu *p);
+void pc_dump_pmu_why(const struct perfctr_dump_pmu *p, char *buf, size_t len);
+
 /* dump_hw.c: counter widths.  The CPU's vendor and its architectural
  * performance monitoring leaf (CPUID 0xA) on x86; zeros elsewhere. */
 struct pc_cpuid {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * dump_names.c - from a dump, the event names a script can use here, as
- * it would write them: what stap -l 'perfctr.**' lists.
+ * dump_names.c - from a dump, the event names a script can write, as it
+ * would write them: those that can be counted here (what stap -l
+ * 'perfctr.**' lists) and those that cannot, each with why.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,25 +14,34 @@
  * (no permission, no room now) leaves the name listed. */
 static const int absent_errors[] = { ENOENT, EOPNOTSUPP, EINVAL, ENODEV };
 
+struct name {
+	char *name;
+	char *why;		/* NULL: can be counted here */
+};
+
 struct names {
-	char **v;
+	struct name *v;
 	unsigned int n;
 	int err;
 };
 
-static void add(struct names *s, char *name)
+/* Takes name and why (either may be NULL: out of memory). */
+static void add(struct names *s, char *name, const char *why)
 {
-	char **slot;
+	char *w = why ? strdup(why) : NULL;
+	struct name *slot;
 
-	if (!name || s->err || !(slot = PC_PUSH(s->v, s->n))) {
+	if (!name || (why && !w) || s->err || !(slot = PC_PUSH(s->v, s->n))) {
 		free(name);
+		free(w);
 		s->err = -ENOMEM;
 		return;
 	}
-	*slot = name;
+	slot->name = name;
+	slot->why = w;
 }
 
-static int generic_usable(const struct perfctr_dump_generic *g)
+int pc_dump_generic_opens(const struct perfctr_dump_generic *g)
 {
 	size_t i;
 
@@ -41,8 +51,24 @@ static int generic_usable(const struct perfctr_dump_generic *g)
 	return 1;
 }
 
+int pc_dump_pmu_opens(const struct perfctr_dump_pmu *p)
+{
+	return p->type >= 0;
+}
+
+void pc_dump_pmu_why(const struct perfctr_dump_pmu *p, char *buf, size_t len)
+{
+	if (p->pfm_name)
+		snprintf(buf, len, "the kernel has no PMU for libpfm4's %s "
+			 "(%s): none in sysfs takes its events", p->pfm_name,
+			 p->pfm_desc);
+	else
+		snprintf(buf, len, "the PMU %s has no type in sysfs", p->name);
+}
+
 /* A libpfm4 event alone needs a default umask when it has umasks. */
-static void add_pfm(struct names *s, const struct perfctr_dump_event *e)
+static void add_pfm(struct names *s, const struct perfctr_dump_event *e,
+		    const char *why)
 {
 	const struct perfctr_dump_attr *a;
 	int umasks = 0, dfl = 0;
@@ -57,43 +83,119 @@ static void add_pfm(struct names *s, const struct perfctr_dump_event *e)
 		dfl |= a->is_default;
 		if (asprintf(&name, "%s:%s", e->name, a->name) < 0)
 			name = NULL;
-		add(s, name);
+		add(s, name, why);
 	}
 	if (!umasks || dfl)
-		add(s, strdup(e->name));
+		add(s, strdup(e->name), why);
 }
 
+static void add_pmu(struct names *s, const struct perfctr_dump_pmu *p)
+{
+	const struct perfctr_dump_event *e;
+	char why[512];
+	unsigned int i;
+
+	if (!pc_dump_pmu_opens(p))
+		pc_dump_pmu_why(p, why, sizeof(why));
+	for (i = 0; i < p->n_events; i++) {
+		e = &p->events[i];
+		if (e->source == PERFCTR_SRC_LIBPFM4)
+			add_pfm(s, e, pc_dump_pmu_opens(p) ? NULL : why);
+		else
+			add(s, strdup(e->name), pc_dump_pmu_opens(p) ? NULL : why);
+	}
+}
+
+/* By name; a name both here and not (two PMUs) sorts here first. */
 static int cmp(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	const struct name *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->why != NULL) - (y->why != NULL);
+}
+
+static int collect(const struct perfctr_dump *d, struct names *s)
+{
+	const struct perfctr_dump_generic *g;
+	char why[256];
+	unsigned int i;
+
+	for (i = 0; i < d->n_generic; i++) {
+		g = &d->generic[i];
+		if (!pc_dump_generic_opens(g))
+			perfctr_trial__explain(g->open_err, why, sizeof(why));
+		add(s, strdup(g->name), pc_dump_generic_opens(g) ? NULL : why);
+	}
+	for (i = 0; i < d->n_pmus; i++)
+		add_pmu(s, &d->pmus[i]);
+	if (!s->err && s->n)
+		qsort(s->v, s->n, sizeof(*s->v), cmp);
+	return s->err;
+}
+
+static void names_free(struct names *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n; i++) {
+		free(s->v[i].name);
+		free(s->v[i].why);
+	}
+	free(s->v);
+}
+
+/* Is entry i the first of its name?  (Sorted: the one that can be
+ * counted comes first.) */
+static int first(const struct names *s, unsigned int i)
+{
+	return i == 0 || strcmp(s->v[i].name, s->v[i - 1].name);
 }
 
 int perfctr_dump__names(const struct perfctr_dump *d, perfctr_name_fn *fn,
 			void *ctx)
 {
-	const struct perfctr_dump_event *e;
 	struct names s = { 0 };
-	unsigned int i, j;
+	unsigned int i;
+	int ret = collect(d, &s);
 
-	for (i = 0; i < d->n_generic; i++)
-		if (generic_usable(&d->generic[i]))
-			add(&s, strdup(d->generic[i].name));
-	for (i = 0; i < d->n_pmus; i++)
-		for (j = 0; j < d->pmus[i].n_events; j++) {
-			e = &d->pmus[i].events[j];
-			if (e->source == PERFCTR_SRC_LIBPFM4)
-				add_pfm(&s, e);
-			else
-				add(&s, strdup(e->name));
-		}
-	if (!s.err && s.n)
-		qsort(s.v, s.n, sizeof(*s.v), cmp);
-	for (i = 0; i < s.n; i++) {
-		if (!s.err && (i == 0 || strcmp(s.v[i], s.v[i - 1])))
-			fn(s.v[i], ctx);
+	for (i = 0; !ret && i < s.n; i++)
+		if (first(&s, i) && !s.v[i].why)
+			fn(s.v[i].name, ctx);
+	names_free(&s);
+	return ret;
+}
+
+int perfctr_dump__closed_names(const struct perfctr_dump *d,
+			       perfctr_closed_fn *fn, void *ctx)
+{
+	struct names s = { 0 };
+	unsigned int i;
+	int ret = collect(d, &s);
+
+	for (i = 0; !ret && i < s.n; i++)
+		if (first(&s, i) && s.v[i].why)
+			fn(s.v[i].name, s.v[i].why, ctx);
+	names_free(&s);
+	return ret;
+}
+
+int perfctr_dump__write_names(const struct perfctr_dump *d, FILE *f)
+{
+	struct names s = { 0 };
+	unsigned int i;
+	int ret = collect(d, &s);
+
+	for (i = 0; !ret && i < s.n; i++) {
+		if (!first(&s, i))
+			continue;
+		if (s.v[i].why)
+			fprintf(f, "%s\t%s\n", s.v[i].name, s.v[i].why);
+		else
+			fprintf(f, "%s\n", s.v[i].name);
 	}
-	for (i = 0; i < s.n; i++)
-		free(s.v[i]);
-	free(s.v);
-	return s.err;
+	names_free(&s);
+	if (ret)
+		return ret;
+	return fflush(f) || ferror(f) ? -EIO : 0;
 }

@@ -16,6 +16,7 @@ static const struct {
 	{ "", perfctr_dump__write_text },
 	{ "text", perfctr_dump__write_text },
 	{ "json", perfctr_dump__write_json },
+	{ "names", perfctr_dump__write_names },
 };
 
 int perfctr_dump__print(const char *format, const char *sysfs_root,
@@ -31,7 +32,8 @@ int perfctr_dump__print(const char *format, const char *sysfs_root,
 			break;
 	if (i == ARRAY_SIZE(formats))
 		return pc_err(err, errlen, -EINVAL, "unknown --dump-counters "
-			      "format \"%s\"; known: text, json", format);
+			      "format \"%s\"; known: text, json, names",
+			      format);
 	opts.sysfs_root = sysfs_root;
 	ret = perfctr_dump__collect(&opts, &d);
 	if (ret)

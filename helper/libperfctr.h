@@ -405,19 +405,33 @@ int perfctr_dump__collect(const struct perfctr_dump_opts *opts,
 			  struct perfctr_dump **out);
 void perfctr_dump__free(struct perfctr_dump *d);
 
-/* Human-readable (one item a line, in sections, sorted) and JSON.
- * Return 0, -ENOMEM, or -EIO when f fails. */
+/* For people (a summary of what opens here, then each PMU's events with
+ * the modifiers once per PMU; sorted), JSON (everything, per event), and
+ * names (perfctr_dump__names' names, one a line; then, after a tab, why
+ * a name cannot be counted here, for those that cannot).  Return 0,
+ * -ENOMEM, or -EIO when f fails. */
 int perfctr_dump__write_text(const struct perfctr_dump *d, FILE *f);
 int perfctr_dump__write_json(const struct perfctr_dump *d, FILE *f);
+int perfctr_dump__write_names(const struct perfctr_dump *d, FILE *f);
 
 /* Calls fn with every event name a script can use here, sorted, each
  * once: the generic names, except those a trial open found the kernel
- * lacks (no permission or no room now still counts as here);
- * "PMU/EVENT/"; "PMU::EVENT" (when it needs no umask) and
- * "PMU::EVENT:UMASK".  Returns 0, or -ENOMEM (fn not called). */
+ * lacks (no permission or no room now still counts as here); and of
+ * every PMU the kernel has (a type in sysfs), "PMU/EVENT/", "PMU::EVENT"
+ * (when it needs no umask) and "PMU::EVENT:UMASK".  The events of a
+ * libpfm4 PMU that no sysfs PMU takes are not here: the kernel cannot
+ * count them.  Returns 0, or -ENOMEM (fn not called). */
 typedef void perfctr_name_fn(const char *name, void *ctx);
 int perfctr_dump__names(const struct perfctr_dump *d, perfctr_name_fn *fn,
 			void *ctx);
+
+/* The other names a script could write, that cannot be counted here,
+ * sorted, each once, with why: the generic events the kernel lacks, the
+ * events of libpfm4 PMUs that no sysfs PMU takes.  Returns 0, or
+ * -ENOMEM (fn not called). */
+typedef void perfctr_closed_fn(const char *name, const char *why, void *ctx);
+int perfctr_dump__closed_names(const struct perfctr_dump *d,
+			       perfctr_closed_fn *fn, void *ctx);
 
 /* The loaded modules that hold counters, sorted by name, read from
  * SYSFS/module (sysfs_root NULL: "/sys").  A module whose parameters
@@ -426,7 +440,7 @@ int perfctr_dump__names(const struct perfctr_dump *d, perfctr_name_fn *fn,
 int perfctr_holders__read(const char *sysfs_root, struct perfctr_holder **out);
 
 /* --dump-counters[=FORMAT]: collects and writes the dump in FORMAT ("" or
- * "text", "json") to out.  Returns 0, or a negative errno with the reason
+ * "text", "json", "names") to out.  Returns 0, or a negative errno with the reason
  * in err (unknown format, collection or write failure). */
 int perfctr_dump__print(const char *format, const char *sysfs_root,
 			FILE *out, char *err, size_t errlen);

@@ -405,8 +405,9 @@ out:
 	return assign;
 }
 
-/* perfctr-run --dump-counters[=FORMAT]: what stap --dump-counters
- * prints, on a machine that runs modules without having stap. */
+/* perfctr-run --dump-counters[=FORMAT]: stap-perfctr runs it for its own
+ * --dump-counters and, with FORMAT names, for -l/-L (it links none of
+ * the listing code); a machine that runs modules without stap asks it. */
 static int dump_counters(const char *arg)
 {
 	const char *root = getenv("PERFCTR_SYSFS_ROOT");
@@ -436,8 +437,8 @@ static int introduce(const char *staprun, const char *arg)
 		       "for this machine, checks that they can be counted "
 		       "here, then runs %s\nwith perfctr_assign=... added.\n"
 		       "  " PROG " [STAPRUN OPTIONS] MODULE.ko [NAME=VALUE ...]\n"
-		       "  " PROG " --dump-counters[=json]   the events this "
-		       "machine counts\n"
+		       "  " PROG " --dump-counters[=json|names]   the events "
+		       "this machine counts\n"
 		       "STAP_PERFCTR_STAPRUN names another staprun.  See "
 		       "perfctr-run(8).\nstaprun's own options:\n",
 		       PERFCTR_VERSION, staprun);

@@ -369,7 +369,7 @@ int main(int argc, char **argv)
 		pass_through(&fe);
 	if ((fe.cl.help || fe.cl.version) && !fe.cl.parse_failed)
 		introduce(&fe);
-	rc = listing__run(&fe.cl);	/* --dump-counters, -l 'perfctr...' */
+	rc = listing__run(&fe.cl, fe.paths.helper);	/* --dump-counters, -l */
 	if (rc >= 0) {
 		cmdline__free(&fe.cl);
 		return rc;

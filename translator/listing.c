@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * listing.c - stap --dump-counters and stap -l/-L 'perfctr...': what the
- * machine offers, from the helper library's dump, printed by us; the
- * real stap does not know perfctr and is not run.
+ * machine offers, as perfctr-run lists it (the helper library's dump:
+ * libpfm4, sysfs, trial opens); the front-end links none of that, and
+ * the real stap does not know perfctr and is not run.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "libperfctr.h"
 #include "listing.h"
 #include "probematch.h"
+#include "spawn.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -51,28 +53,67 @@ static void strs_free(struct strs *l)
 	free(l->v);
 }
 
-static int collect(struct perfctr_dump **d)
-{
-	struct perfctr_dump_opts opts = {
-		.sz = sizeof(opts),
-		.sysfs_root = getenv("PERFCTR_SYSFS_ROOT"),
-	};
-	int ret = perfctr_dump__collect(&opts, d);
+/* The names perfctr-run lists (--dump-counters=names): those a script
+ * can count here, and those it cannot, each with why (after a tab). */
+struct names {
+	char *text;		/* the listing, cut into lines in place */
+	struct strs open;	/* can be counted here */
+	struct strs closed, why;	/* cannot, and why (same order) */
+};
 
-	if (ret)
-		fprintf(stderr, "stap-perfctr: cannot collect the counters: %s\n",
-			strerror(-ret));
-	return ret;
+static void names_free(struct names *n)
+{
+	strs_free(&n->open);
+	strs_free(&n->closed);
+	strs_free(&n->why);
+	free(n->text);
 }
 
-static int dump_counters(const char *format)
+static int names_read(const char *helper, struct names *n)
 {
-	char err[256];
+	char *argv[] = { (char *)helper, "--dump-counters=names", NULL };
+	char *line, *next, *tab;
+	size_t len;
+	int ret;
 
-	if (perfctr_dump__print(format, getenv("PERFCTR_SYSFS_ROOT"), stdout,
-				err, sizeof(err)) == 0)
-		return 0;
-	fprintf(stderr, "stap-perfctr: %s\n", err);
+	memset(n, 0, sizeof(*n));
+	ret = spawn__capture(helper, argv, &n->text, &len);
+	if (ret)
+		return ret;
+	for (line = n->text; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		tab = strchr(line, '\t');
+		if (tab) {
+			*tab = '\0';
+			strs_add(line, &n->closed);
+			strs_add(tab + 1, &n->why);
+		} else {
+			strs_add(line, &n->open);
+		}
+	}
+	return n->open.err ? n->open.err : n->closed.err ? n->closed.err :
+	       n->why.err;
+}
+
+/* --dump-counters[=FORMAT]: perfctr-run's own, which says what is wrong
+ * with a FORMAT it does not know. */
+static int dump_counters(const char *helper, const char *format)
+{
+	char *arg, *argv[] = { (char *)helper, NULL, NULL };
+
+	if (asprintf(&arg, "--dump-counters%s%s", *format ? "=" : "",
+		     format) < 0) {
+		fprintf(stderr, "stap-perfctr: out of memory\n");
+		return 1;
+	}
+	argv[1] = arg;
+	fflush(NULL);
+	spawn__exec(helper, argv);
+	fprintf(stderr, "stap-perfctr: cannot run %s: %s\n", helper,
+		strerror(errno));
+	free(arg);
 	return 1;
 }
 
@@ -86,46 +127,42 @@ static void count_point(const char *point, void *ctx)
 	(*(size_t *)ctx)++;
 }
 
-/* A glob that matches only generic events this machine cannot count:
- * name the first, and why.  True if it said so. */
+/* A glob that matches only events this machine cannot count: name the
+ * first, and why.  True if it said so. */
 static int only_closed(const char *text, const struct pm_pattern *p,
-		       const struct perfctr_dump *d)
+		       const struct names *n)
 {
-	size_t i, hits, first = d->n_generic, more = 0;
-	char why[256];
+	size_t i, hits, first = n->closed.n, more = 0;
 
-	for (i = 0; i < d->n_generic; i++) {
+	for (i = 0; i < n->closed.n; i++) {
 		hits = 0;
-		if (!d->generic[i].open_err)
-			continue;
-		probematch__event(p, d->generic[i].name, 1, count_point, &hits);
+		probematch__event(p, n->closed.v[i], 1, count_point, &hits);
 		if (!hits)
 			continue;
-		if (first == d->n_generic)
+		if (first == n->closed.n)
 			first = i;
 		else
 			more++;
 	}
-	if (first == d->n_generic)
+	if (first == n->closed.n)
 		return 0;
-	perfctr_trial__explain(d->generic[first].open_err, why, sizeof(why));
 	fprintf(stderr, "semantic error: probe point mismatch: no perfctr probe "
-		"point matches %s: event \"%s\"", text,
-		d->generic[first].name);
+		"point matches %s: event \"%s\"", text, n->closed.v[first]);
 	if (more)
 		fprintf(stderr, " (and %zu more)", more);
-	fprintf(stderr, " would, but cannot be counted here: %s\n", why);
+	fprintf(stderr, " would, but cannot be counted here: %s\n",
+		n->why.v[first]);
 	return 1;
 }
 
 /* Why nothing matched, in stap's words where stap has them. */
 static void no_match(const char *text, const struct pm_pattern *p,
-		     const struct perfctr_dump *d, const struct strs *names)
+		     const struct names *n)
 {
 	const char *comp = probematch__unknown_component(p), *near[3];
 	const char *ev = probematch__event_literal(p);
-	char similar[128], why[256];
-	size_t i, n;
+	char similar[128];
+	size_t i, k;
 
 	if (comp) {
 		probematch__similar(comp, similar, sizeof(similar));
@@ -134,38 +171,36 @@ static void no_match(const char *text, const struct pm_pattern *p,
 			similar, similar[0] ? ")" : "", comp, text);
 		return;
 	}
-	for (i = 0; ev && i < names->n && strcmp(names->v[i], ev); i++)
+	for (i = 0; ev && i < n->open.n && strcmp(n->open.v[i], ev); i++)
 		;
-	if (!ev || i < names->n) {
-		if (!ev && only_closed(text, p, d))
+	if (!ev || i < n->open.n) {
+		if (!ev && only_closed(text, p, n))
 			return;
 		fprintf(stderr, "semantic error: probe point mismatch: no perfctr "
 			"probe point matches %s\n", text);
 		return;
 	}
-	for (i = 0; i < d->n_generic; i++)
-		if (!strcmp(d->generic[i].name, ev) && d->generic[i].open_err) {
-			perfctr_trial__explain(d->generic[i].open_err, why,
-					       sizeof(why));
+	for (i = 0; i < n->closed.n; i++)
+		if (!strcmp(n->closed.v[i], ev)) {
 			fprintf(stderr, "semantic error: perfctr event \"%s\" "
-				"cannot be counted here: %s\n", ev, why);
+				"cannot be counted here: %s\n", ev, n->why.v[i]);
 			return;
 		}
 	fprintf(stderr, "semantic error: no perfctr event \"%s\" here", ev);
-	n = perfctr_suggest(ev, (const char *const *)names->v, names->n, near,
-			    ARRAY_SIZE(near));
-	for (i = 0; i < n; i++)
+	k = perfctr_suggest(ev, (const char *const *)n->open.v, n->open.n,
+			    near, ARRAY_SIZE(near));
+	for (i = 0; i < k; i++)
 		fprintf(stderr, "%s\"%s\"", i == 0 ? "; did you mean " :
-			i + 1 == n ? " or " : ", ", near[i]);
+			i + 1 == k ? " or " : ", ", near[i]);
 	fprintf(stderr, "%s (stap --dump-counters lists them)\n",
-		n ? "?" : "");
+		k ? "?" : "");
 }
 
-static int list_points(const char *text, int forms)
+static int list_points(const char *helper, const char *text, int forms)
 {
-	struct strs names = { 0 }, points = { 0 };
-	struct perfctr_dump *d;
+	struct strs points = { 0 };
 	struct pm_pattern p;
+	struct names n;
 	char err[256];
 	size_t i;
 	int ret;
@@ -175,36 +210,38 @@ static int list_points(const char *text, int forms)
 			err, text);
 		return 1;
 	}
-	if (collect(&d))
+	ret = names_read(helper, &n);
+	if (ret > 0) {		/* perfctr-run said why */
+		names_free(&n);
 		return 1;
-	ret = perfctr_dump__names(d, strs_add, &names);
-	for (i = 0; !ret && i < names.n; i++)
-		probematch__event(&p, names.v[i], forms, strs_add, &points);
-	ret = ret ? ret : names.err ? names.err : points.err;
+	}
+	for (i = 0; !ret && i < n.open.n; i++)
+		probematch__event(&p, n.open.v[i], forms, strs_add, &points);
+	ret = ret ? ret : points.err;
 	if (!ret && points.n) {
 		qsort(points.v, points.n, sizeof(*points.v), cmp);
 		for (i = 0; i < points.n; i++)
 			if (i == 0 || strcmp(points.v[i], points.v[i - 1]))
 				puts(points.v[i]);
 	} else if (!ret) {
-		no_match(text, &p, d, &names);
+		no_match(text, &p, &n);
 	} else {
-		fprintf(stderr, "stap-perfctr: %s\n", strerror(-ret));
+		fprintf(stderr, "stap-perfctr: cannot list the events with "
+			"%s: %s\n", helper, strerror(-ret));
 	}
 	ret = ret || !points.n || fflush(stdout) || ferror(stdout);
-	strs_free(&names);
 	strs_free(&points);
-	perfctr_dump__free(d);
+	names_free(&n);
 	return ret;
 }
 
-int listing__run(const struct cmdline *cl)
+int listing__run(const struct cmdline *cl, const char *helper)
 {
 	if (cl->dump_counters)
-		return dump_counters(cl->dump_counters);
+		return dump_counters(helper, cl->dump_counters);
 	if (!cl->list_pattern || cl->n_dump != 1 || cl->parse_failed ||
 	    cl->e_index >= 0 || cl->n_big_e ||
 	    !probematch__is_perfctr(cl->list_pattern))
 		return -1;
-	return list_points(cl->list_pattern, cl->list_vars);
+	return list_points(helper, cl->list_pattern, cl->list_vars);
 }

@@ -27,8 +27,9 @@ translator_stap_perfctr_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DABS_BUILDDIR='"$(abs_top_builddir)"' \
 	-DABS_SRCDIR='"$(abs_top_srcdir)"' \
 	-DNEED_RUNTIME_SHIM=$(NEED_RUNTIME_SHIM_01)
-translator_stap_perfctr_LDADD = translator/libtranslator.a helper/libperfctr.a \
-	$(PFM_LIBS) $(ELF_LIBS) $(JANSSON_LIBS)
+# No libpfm4, libelf or jansson: the front-end is in front of every stap
+# run, and perfctr-run answers --dump-counters and -l for it.
+translator_stap_perfctr_LDADD = translator/libtranslator.a helper/libperfctr.a
 
 # Our `stap`, for users who put our bindir first in PATH.  Never over the
 # real one: when bindir/stap exists and is not our link, or bindir is where

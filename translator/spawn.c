@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* spawn.c - running the real stap. */
+/* spawn.c - running the real stap, and perfctr-run for listings. */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -220,4 +220,53 @@ int spawn__run_mapped(const char *path, char *const *argv, const char *from,
 	}
 	relay_all(r, n, from, to);
 	return wait_for(pid);
+}
+
+int spawn__capture(const char *path, char *const *argv, char **out,
+		   size_t *len)
+{
+	size_t cap = 0, grown_cap;
+	int fds[2], rc, err = 0;
+	char *buf = NULL, *grown;
+	ssize_t n;
+	pid_t pid;
+
+	*out = NULL;
+	*len = 0;
+	if (pipe(fds) < 0)
+		return -errno;
+	pid = start(path, argv, NULL, fds);
+	close(fds[1]);
+	if (pid < 0) {
+		close(fds[0]);
+		return -EAGAIN;
+	}
+	for (;;) {
+		if (*len + 1 >= cap) {
+			grown_cap = cap ? 2 * cap : 65536;
+			grown = realloc(buf, grown_cap);
+			if (!grown) {
+				err = -ENOMEM;
+				break;
+			}
+			buf = grown;
+			cap = grown_cap;
+		}
+		n = read(fds[0], buf + *len, cap - *len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		*len += n;
+	}
+	close(fds[0]);
+	rc = wait_for(pid);
+	if (err || rc) {
+		free(buf);
+		*len = 0;
+		return err ? err : rc;
+	}
+	buf[*len] = '\0';
+	*out = buf;
+	return 0;
 }

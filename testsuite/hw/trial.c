@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * trial.c - every event name a script can use here (the generic ones,
- * the sysfs PMUs', libpfm4's for this CPU), resolved by the library and
+ * the sysfs PMUs', libpfm4's for this CPU), and libpfm4's names for PMUs
+ * the kernel does not have (-l leaves them out), resolved by the library and
  * trial-opened as perfctr-run opens them: pinned, CPU-wide, on a CPU of
  * the event's PMU.  Where CPU-wide counters are denied (not root,
  * perf_event_paranoid), again as a user-mode counter of this task.
@@ -147,6 +148,15 @@ static void one(const char *name, void *arg)
 	fputc('\n', s->out);
 }
 
+/* The names of libpfm4 PMUs the kernel does not have, which -l does not
+ * list: tried too, to show that the kernel refuses them (absent).  The
+ * generic events the kernel lacks are not: the dump's trial said so. */
+static void one_closed(const char *name, const char *why, void *arg)
+{
+	if (strstr(name, "::"))
+		one(name, arg);
+}
+
 static void summary(const struct state *s, FILE *out, FILE *keys)
 {
 	const char *status = s->failed ? "fail" :
@@ -193,6 +203,8 @@ int hw_trial_run(const struct hw_trial_opts *o, FILE *out, FILE *keys)
 		return err;
 	s.d = d;
 	err = perfctr_dump__names(d, one, &s);
+	if (!err)
+		err = perfctr_dump__closed_names(d, one_closed, &s);
 	if (!err)
 		summary(&s, out, keys);
 	perfctr_dump__free(d);

@@ -37,7 +37,7 @@ static const struct model {
 
 /* ---------------------------------------------------------- the child */
 
-#define CHECKS 11	/* say() calls in a child that runs to the end */
+#define CHECKS 18	/* say() calls in a child that runs to the end */
 
 static void __attribute__((format(printf, 2, 3)))
 say(int pass, const char *fmt, ...)
@@ -142,17 +142,110 @@ static void check_json(const struct perfctr_dump *d, unsigned int nevents)
 	free(buf);
 }
 
-static void check_text(const struct perfctr_dump *d, const struct model *m)
+static char *text_of(const struct perfctr_dump *d)
 {
-	char *buf = NULL, want[128];
+	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
+	if (!f)
+		return NULL;
 	perfctr_dump__write_text(d, f);
 	fclose(f);
-	snprintf(want, sizeof(want), "pmu cpu: type 4, all CPUs, libpfm4 %s (",
+	return buf;
+}
+
+static unsigned int count(const char *text, const char *what)
+{
+	unsigned int n = 0;
+
+	for (; text && (text = strstr(text, what)); text++)
+		n++;
+	return n;
+}
+
+/* The PMU in the summary and its section; every event listed once; a
+ * modifier described once for the PMU, not under each event. */
+static void check_text(const struct perfctr_dump *d,
+		       const struct perfctr_dump_pmu *p, const struct model *m)
+{
+	char *buf = text_of(d), want[128];
+	unsigned int i, listed = 0;
+
+	snprintf(want, sizeof(want), "\n  cpu  type 4, all CPUs, libpfm4 %s (",
 		 m->force);
-	say(buf && strstr(buf, want) != NULL, "text: %s", want);
+	say(count(buf, want) == 1, "text: the summary says %s", want + 1);
+	snprintf(want, sizeof(want), "\n\ncpu (type 4, libpfm4 %s: ", m->force);
+	say(count(buf, want) == 1, "text: its section");
+	for (i = 0; i < p->n_events; i++) {
+		snprintf(want, sizeof(want), "\n    %s  ", p->events[i].name);
+		listed += count(buf, want) == 1;
+	}
+	say(listed == p->n_events, "text: each of its %u events once (%u)",
+	    p->n_events, listed);
+	say(count(buf, "\n    u                       monitor at user level\n") == 1,
+	    "text: the modifier u described once, for the PMU");
+	free(buf);
+}
+
+/* Without a sysfs PMU for it: the summary says so, no event is listed. */
+static void check_text_absent(const struct perfctr_dump *d,
+			      const struct model *m)
+{
+	char *buf = text_of(d), want[128];
+
+	snprintf(want, sizeof(want), "\nPMUs only libpfm4 knows (the kernel "
+		 "has none: their events cannot be counted here):\n  %s  "
+		 "libpfm4 %s (", m->force, m->force);
+	say(count(buf, want) == 1, "no sysfs cpu PMU, text: %s is one of "
+	    "the PMUs only libpfm4 knows", m->force);
+	snprintf(want, sizeof(want), "%s::", m->force);
+	say(count(buf, want) == 0, "no sysfs cpu PMU, text: none of its "
+	    "events");
+	free(buf);
+}
+
+struct prefixed {
+	const char *prefix;
+	unsigned int n, with;
+};
+
+static void count_prefixed(const char *name, void *ctx)
+{
+	struct prefixed *c = ctx;
+
+	c->n++;
+	c->with += !strncmp(name, c->prefix, strlen(c->prefix));
+}
+
+/* A libpfm4 PMU that no sysfs PMU takes: none of its events can be
+ * counted, so none is among the names a script can use (stap -l); the
+ * names format lists each with the reason. */
+static void check_absent(const struct perfctr_dump *d, const struct model *m)
+{
+	char prefix[64], *buf = NULL, *line, *tab;
+	struct prefixed c = { prefix, 0, 0 };
+	unsigned int listed = 0, closed = 0;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	snprintf(prefix, sizeof(prefix), "%s::", m->force);
+	perfctr_dump__names(d, count_prefixed, &c);
+	say(c.n > 0 && c.with == 0, "no sysfs cpu PMU: none of %s's events "
+	    "among the %u names that can be counted", m->force, c.n);
+	perfctr_dump__write_names(d, f);
+	fclose(f);
+	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+		if (strncmp(line, prefix, strlen(prefix)))
+			continue;
+		tab = strchr(line, '\t');
+		listed++;
+		closed += tab && strstr(tab, "the kernel has no PMU for "
+					"libpfm4's") != NULL;
+	}
+	say(listed > 100 && closed == listed, "names format: each of %s's %u "
+	    "names with why it cannot be counted (%u)", m->force, listed,
+	    closed);
 	free(buf);
 }
 
@@ -199,7 +292,7 @@ static int child(const struct model *m, const char *dir)
 	say(has_event(p, m), "%s: a known event and umask", m->event);
 	check_names(d, root);
 	check_json(d, p->n_events);
-	check_text(d, m);
+	check_text(d, p, m);
 	perfctr_dump__free(d);
 
 	snprintf(root, sizeof(root), "%s/without", dir);
@@ -208,6 +301,8 @@ static int child(const struct model *m, const char *dir)
 	p = find(d, m->force);
 	say(p && p->type == PERFCTR_UNKNOWN && p->pfm_name,
 	    "no sysfs cpu PMU: %s stands alone, not in sysfs", m->force);
+	check_absent(d, m);
+	check_text_absent(d, m);
 	perfctr_dump__free(d);
 	return 0;
 }

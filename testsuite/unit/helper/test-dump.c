@@ -283,26 +283,48 @@ static char *text_of(const struct perfctr_dump *d, int json)
 	return buf;
 }
 
+/* Where what first comes in t, or NULL. */
+static const char *at(const char *t, const char *what)
+{
+	return t ? strstr(t, what) : NULL;
+}
+
 static void text(const struct perfctr_dump *d)
 {
 	char *t = text_of(d, 0), *again;
 	struct perfctr_dump *d2 = collect(0);
+	const char *cpu;
+	char want[128];
 
-	like(t, "pmu cpu: type 4, CPUs 0-1,", "text: PMU line");
-	like(t, "\npmu software: type 1, all CPUs, software events, no counter limit\n",
+	like(t, "PMUs (perf type, CPUs, counters, events):\n"
+	     "  cpu       type 4, CPUs 0-1, ", "text: the summary's PMU line, names aligned");
+	like(t, "; 2 events\n  power     type 20, CPUs 0, ", "text: the PMU's events counted");
+	like(t, "\n  software  type 1, all CPUs, software events, no counter limit\n",
 	     "text: software PMU");
-	like(t, "\ncap cpu max_precise: 3\n", "text: cap");
-	like(t, "\nterm cpu/umask=N: config:8-15\n", "text: format term");
-	like(t, "\nevent power/energy-pkg/: event=0x02 (unit Joules", "text: event");
-	like(t, "\nin-use stap_aaa: counter \"c\" cycles (user) at a.stp:1:1: "
+	snprintf(want, sizeof(want), "\nGeneric events (%u, not tried):\n"
+		 "  hardware: branch-instructions ", d->n_generic);
+	like(t, want, "text: generic events grouped by answer, then type");
+	like(t, "\n  software: alignment-faults ", "text: software generic events");
+	like(t, "\nCounters in use:\n  nmi_watchdog: ", "text: NMI watchdog");
+	like(t, "\n  stap_aaa: counter \"c\" cycles (user) at a.stp:1:1: "
 	     "type 0 config 0x0 config1 0x0 config2 0x0 flags 0x6\n", "text: counter in use");
-	like(t, "\nin-use stap_bbb: counter \"m\" cpu/event=0xc0/ (kernel, multiplex)",
+	like(t, "\n  stap_bbb: counter \"m\" cpu/event=0xc0/ (kernel, multiplex)",
 	     "text: multiplex counter");
-	like(t, "\nin-use stap_bad: problem: perfctr_requests line 1", "text: problem");
-	like(t, "\nin-use nmi_watchdog: ", "text: NMI watchdog");
-	ok(strstr(t, "\npmu ") < strstr(t, "\ncap ") &&
-	   strstr(t, "\ncap ") < strstr(t, "\ngeneric ") &&
-	   strstr(t, "\ngeneric ") < strstr(t, "\nin-use "), "text: sections in order");
+	like(t, "\n  stap_bad: problem: perfctr_requests line 1", "text: problem");
+	cpu = at(t, "\n\ncpu (type 4):\n");
+	ok(cpu != NULL, "text: the cpu PMU's section");
+	like(cpu, "\n  caps:\n    max_precise             3\n", "text: cap");
+	like(cpu, "\n  terms, cpu/NAME=N/:\n    event                   config:0-7\n"
+	     "    umask                   config:8-15\n", "text: format terms");
+	like(cpu, "\n  events:\n    cpu/cpu-cycles/         event=0x3c\n",
+	     "text: events with their terms");
+	like(t, "\n\npower (type 20):\n", "text: power's section");
+	like(t, "\n    power/energy-pkg/       event=0x02 (unit Joules", "text: event");
+	ok(!at(t, "\nsoftware (type"), "text: no section for a PMU with nothing to show");
+	ok(at(t, "PMUs (") < at(t, "\nGeneric events") &&
+	   at(t, "\nGeneric events") < at(t, "\nCounters in use:") &&
+	   at(t, "\nCounters in use:") < cpu && cpu < at(t, "\npower (type"),
+	   "text: summary, then each PMU's section, by name");
 	again = text_of(d2, 0);
 	is_str(again, t, "text: stable from one dump to the next");
 	free(again);
@@ -382,6 +404,40 @@ static void names(const struct perfctr_dump *d)
 	like(s.all, "\npage-faults\n", "names: generic");
 }
 
+/* A generic event whose trial open found no such event: not among the
+ * names, and the names format says why (the trial's own words). */
+static void closed_names(struct perfctr_dump *d)
+{
+	struct names s = { .sorted = 1 };
+	struct perfctr_dump_generic *g = NULL;
+	char *buf = NULL, want[512], why[256];
+	size_t len = 0, i;
+	FILE *f;
+
+	for (i = 0; i < d->n_generic; i++)
+		if (!strcmp(d->generic[i].name, "branch-misses"))
+			g = &d->generic[i];
+	if (!g)
+		return (void)ok(0, "branch-misses among the generic events");
+	g->tried = 1;
+	g->open_err = -ENOENT;
+	perfctr_dump__names(d, name_fn, &s);
+	is_int(s.n, (int)d->n_generic + 2, "names: an event the kernel lacks is not one");
+	ok(!strstr(s.all, "\nbranch-misses\n"), "names: branch-misses left out");
+	f = open_memstream(&buf, &len);
+	if (!f)
+		test_die("open_memstream");
+	is_int(perfctr_dump__write_names(d, f), 0, "names writer");
+	fclose(f);
+	perfctr_trial__explain(-ENOENT, why, sizeof(why));
+	snprintf(want, sizeof(want), "\nbranch-misses\t%s\n", why);
+	like(buf, want, "names format: the name, a tab, why");
+	like(buf, "\ncpu/cpu-cycles/\n", "names format: a name that opens, alone");
+	g->tried = 0;
+	g->open_err = 0;
+	free(buf);
+}
+
 /* This machine: whatever it has, the dump agrees with the library. */
 static void host(void)
 {
@@ -419,6 +475,7 @@ int main(void)
 	text(d);
 	json(d);
 	names(d);
+	closed_names(d);
 	perfctr_dump__free(d);
 	holder_hash();
 	host();
