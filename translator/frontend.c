@@ -24,6 +24,7 @@
 #include "options.h"
 #include "outdir.h"
 #include "parser.h"
+#include "rewrite.h"
 #include "spawn.h"
 #include "tapsets.h"
 
@@ -244,6 +245,9 @@ static int analyse(struct frontend *fe)
 			"[man stap-perfctr]\n");
 		return -1;
 	}
+	if (fe->cl.verbose)
+		check__describe(&fe->model, &fe->diag);
+	rewrite__reads(&fe->model);
 	return 0;
 }
 

@@ -10,6 +10,7 @@ translator_libtranslator_a_SOURCES = \
 	translator/parser.c translator/parser.h translator/parser_state.h \
 	translator/point.c \
 	translator/check.c translator/check.h \
+	translator/rewrite.c translator/rewrite.h \
 	translator/strbuf.c translator/strbuf.h \
 	translator/emit.c translator/emit.h \
 	translator/outdir.c translator/outdir.h \

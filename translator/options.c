@@ -147,6 +147,9 @@ static void take_option(struct cmdline *cl, int opt)
 	case 'w':
 		cl->suppress_warnings = 1;
 		break;
+	case 'v':
+		cl->verbose++;
+		break;
 	case 'c': case 'x':
 		cl->has_target = 1;
 		break;

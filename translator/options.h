@@ -30,6 +30,7 @@ struct cmdline {
 	int list_vars;		/* it was -L */
 	const char *dump_counters;	/* ours: --dump-counters[=FMT], FMT or "" */
 	int suppress_warnings;	/* -w */
+	int verbose;		/* -v, each one */
 	int has_runtime_dir;	/* -R */
 	const char *runtime;	/* --runtime=, --bpf, --dyninst; NULL = kernel */
 	const char *privilege;	/* --privilege= / --unprivileged */
