@@ -94,6 +94,13 @@ void diag__plain(struct diag *d, enum diag_kind kind, const char *fmt, ...)
 	fputc('\n', d->out);
 }
 
+void diag__relay(struct diag *d, enum diag_kind kind, const char *text,
+		 size_t len)
+{
+	if (count(d, kind))
+		fwrite(text, 1, len, d->out);
+}
+
 void diag__summary(struct diag *d)
 {
 	enum diag_kind k;

@@ -16,6 +16,7 @@ translator_libtranslator_a_SOURCES = \
 	translator/outdir.c translator/outdir.h \
 	translator/options.c translator/options.h \
 	translator/spawn.c translator/spawn.h \
+	translator/stapsays.c translator/stapsays.h \
 	translator/probematch.c translator/probematch.h \
 	translator/listing.c translator/listing.h \
 	translator/tapsets.c translator/tapsets.h
