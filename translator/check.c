@@ -238,7 +238,7 @@ static int check_read_scope(const struct model *m,
 		stap_probes(r->probes, probes, sizeof(probes));
 		diag__report(d, DIAG_SEMANTIC, r->src, &r->name, "%s reads "
 			     "this thread's count of the .process counter "
-			     "\"%s\", and a %s probe never runs in a followed "
+			     "\"%s\", and %s probes never run in a followed "
 			     "task: read perfctr_total(\"%s\"), the target's "
 			     "tasks together", what, c->id, probes, c->id);
 		return 1;

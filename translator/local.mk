@@ -90,6 +90,10 @@ TESTS += testsuite/unit/translator/stap-options.test
 EXTRA_DIST += testsuite/unit/translator/stap-options.test \
 	testsuite/unit/translator/getopt-dump.c
 
+# Refused scripts: the real stap's own errors come first.
+TESTS += testsuite/unit/translator/stap-first.test
+EXTRA_DIST += testsuite/unit/translator/stap-first.test
+
 # --dump-counters and -l/-L 'perfctr...': answered without stap.
 TESTS += testsuite/unit/translator/listing.test
 EXTRA_DIST += testsuite/unit/translator/listing.test
