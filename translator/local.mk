@@ -57,6 +57,8 @@ uninstall-stap-link:
 # Unit tests (testsuite/unit/translator): TAP programs.
 translator_tests = testsuite/unit/translator/test-lexer \
 	testsuite/unit/translator/test-parser \
+	testsuite/unit/translator/test-check \
+	testsuite/unit/translator/test-stapsays \
 	testsuite/unit/translator/test-options \
 	testsuite/unit/translator/test-probematch
 check_PROGRAMS += $(translator_tests)
@@ -71,6 +73,12 @@ testsuite_unit_translator_test_lexer_LDADD = $(translator_test_ldadd)
 testsuite_unit_translator_test_parser_SOURCES = testsuite/unit/translator/test-parser.c
 testsuite_unit_translator_test_parser_CPPFLAGS = $(translator_test_cppflags)
 testsuite_unit_translator_test_parser_LDADD = $(translator_test_ldadd)
+testsuite_unit_translator_test_check_SOURCES = testsuite/unit/translator/test-check.c
+testsuite_unit_translator_test_check_CPPFLAGS = $(translator_test_cppflags)
+testsuite_unit_translator_test_check_LDADD = $(translator_test_ldadd)
+testsuite_unit_translator_test_stapsays_SOURCES = testsuite/unit/translator/test-stapsays.c
+testsuite_unit_translator_test_stapsays_CPPFLAGS = $(translator_test_cppflags)
+testsuite_unit_translator_test_stapsays_LDADD = $(translator_test_ldadd)
 testsuite_unit_translator_test_options_SOURCES = testsuite/unit/translator/test-options.c
 testsuite_unit_translator_test_options_CPPFLAGS = $(translator_test_cppflags)
 testsuite_unit_translator_test_options_LDADD = $(translator_test_ldadd)
