@@ -187,14 +187,20 @@ static void scope_text(const struct counter *c, char *buf, size_t len)
  * followed task. */
 static void stap_probes(unsigned int mask, char *buf, size_t len)
 {
-	static const char *const names[] = { "begin", "end", "error" };
+	static const struct {
+		unsigned int probe;
+		const char *name;
+	} names[] = {
+		{ PROBE_BEGIN, "begin" }, { PROBE_END, "end" },
+		{ PROBE_ERROR, "error" },
+	};
 	size_t i, n = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < 3 && n < len; i++)
-		if (mask & (1u << i))
+	for (i = 0; i < sizeof(names) / sizeof(names[0]) && n < len; i++)
+		if (mask & names[i].probe)
 			n += snprintf(buf + n, len - n, "%s%s", n ? " or " : "",
-				      names[i]);
+				      names[i].name);
 }
 
 /* Reads that take the current thread's count of a .process counter. */
@@ -252,6 +258,17 @@ static int check_read_scope(const struct model *m,
 	return 0;
 }
 
+/* How to count only the target, where the script could and did not say:
+ * there is a target, and the counter counts per CPU by default. */
+static const char *target_hint(const struct model *m,
+			       const struct counter *c)
+{
+	if (!m->has_target || c->scope_given || c->scope != PERFCTR_SCOPE_CPU)
+		return "";
+	return c->event_fn ? "; a clause with .process counts only the target" :
+	       "; add .process to count only the target";
+}
+
 /* stap -v: the scope each counter got, and how to narrow it. */
 void check__describe(const struct model *m, struct diag *d)
 {
@@ -272,10 +289,7 @@ void check__describe(const struct model *m, struct diag *d)
 			snprintf(what, sizeof(what), "counter \"%s\"", c->id);
 		scope_text(c, scope, sizeof(scope));
 		diag__note(d, c->src, &c->where, "%s: %s, %s%s", what, c->event,
-			   scope, !m->has_target || c->scope_given ||
-			   c->scope != PERFCTR_SCOPE_CPU ? "" : c->event_fn ?
-			   "; a clause with .process counts only the target" :
-			   "; add .process to count only the target");
+			   scope, target_hint(m, c));
 	}
 }
 

@@ -79,30 +79,35 @@ extern const struct event_fn event_fns[];
 extern const unsigned int nevent_fns;
 
 /* The probes a read sits in, by their points' first components: the task
- * a probe runs in decides whether a .process counter can be read there. */
+ * a probe runs in decides whether a .process counter can be read there.
+ * begin, end and error run in stap's own thread, never a followed task;
+ * a timer in whatever task it interrupts. */
 enum read_probe {
-	PROBE_BEGIN = 1,		/* begin, end, error: stap's own */
-	PROBE_END = 2,			/* thread, never a followed task */
+	PROBE_BEGIN = 1,
+	PROBE_END = 2,
 	PROBE_ERROR = 4,
-	PROBE_TIMER = 8,		/* timer.*: whatever task it interrupts */
+	PROBE_TIMER = 8,		/* timer.* */
 	PROBE_OTHER = 16,
 };
 
 struct counter_read {
 	char id[PERFCTR_ID_MAX];	/* for an event_fn call: the event */
 	struct source *src;
-	struct token where;		/* the id; an event function's name */
+	struct token where;		/* a counter read's literal id, else name */
 	struct token name;		/* @perfctr, or the function's name */
 	size_t blank_off, blank_len;	/* the literal id (and perfctr_delta's
-					 * comma after it): a rewritten read
-					 * no longer passes it */
+					 * comma after it), which a rewritten
+					 * read no longer passes; blank_len 0
+					 * for a literal read: other arguments
+					 * than it takes, never rewritten */
 	enum read_kind kind;
 	unsigned int event_fn;		/* 1 + index in event_fns, or 0 */
 	int dynamic;			/* the id is an expression */
 	unsigned int probes;		/* PROBE_* of the probe it is in; 0 in
 					 * a function */
-	unsigned int counter;		/* 1 + index of the counter it reads */
-	unsigned int site;		/* 1 + its site once rewritten */
+	unsigned int counter;		/* 1 + index of the counter it reads
+					 * (check.c), or 0 */
+	unsigned int site;		/* 1 + its site (rewrite.c), or 0 */
 };
 
 struct model {
