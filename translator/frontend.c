@@ -267,8 +267,45 @@ static const char *generate(struct frontend *fe, const char *under,
 	return why;
 }
 
+/* real stap, -I GEN -I TAPSET [-R COMPAT], then the user's arguments with
+ * rewritten texts in place of the originals; pass (a "-pN" of ours, or
+ * NULL) after the user's options, where it wins over theirs. */
 static char **stap_argv(struct frontend *fe, const struct outdir *out,
-			const char *pass);
+			const char *pass)
+{
+	int argc = fe->cl.argc, prefix = 0, i, end = fe->cl.end_of_options;
+	char **argv = calloc(argc + 9, sizeof(*argv));
+
+	if (!argv)
+		die("%s", "out of memory");
+	argv[prefix++] = (char *)fe->paths.real_stap;
+	argv[prefix++] = "-I";
+	argv[prefix++] = (char *)out->dir;
+	argv[prefix++] = "-I";
+	argv[prefix++] = fe->paths.tapset;
+	if (fe->paths.compat_runtime[0] && !fe->cl.has_runtime_dir) {
+		argv[prefix++] = "-R";
+		argv[prefix++] = fe->paths.compat_runtime;
+	}
+	for (i = 1; i < argc; i++)
+		argv[prefix + i - 1] = fe->cl.argv[i];
+	for (i = 0; i < fe->nsrc; i++) {
+		const struct source *s = &fe->src[i];
+
+		if (s->changed)
+			argv[prefix + s->argv_index - 1] =
+				s->origin == SRC_ARG_E ||
+				s->origin == SRC_ARG_BIG_E ?
+				s->text : (char *)out->script;
+	}
+	if (pass) {
+		i = prefix + (end < 0 ? argc : end) - 1;
+		memmove(&argv[i + 1], &argv[i], (argc + prefix - 1 - i) *
+			sizeof(*argv));
+		argv[i] = (char *)pass;
+	}
+	return argv;
+}
 
 /*
  * Our errors are about perfctr; the script may hold others, which stap
@@ -351,46 +388,6 @@ static int analyse(struct frontend *fe)
 	}
 	rewrite__reads(&fe->model);
 	return 0;
-}
-
-/* real stap, -I GEN -I TAPSET [-R COMPAT], then the user's arguments with
- * rewritten texts in place of the originals; pass (a "-pN" of ours, or
- * NULL) after the user's options, where it wins over theirs. */
-static char **stap_argv(struct frontend *fe, const struct outdir *out,
-			const char *pass)
-{
-	int argc = fe->cl.argc, prefix = 0, i, end = fe->cl.end_of_options;
-	char **argv = calloc(argc + 9, sizeof(*argv));
-
-	if (!argv)
-		die("%s", "out of memory");
-	argv[prefix++] = (char *)fe->paths.real_stap;
-	argv[prefix++] = "-I";
-	argv[prefix++] = (char *)out->dir;
-	argv[prefix++] = "-I";
-	argv[prefix++] = fe->paths.tapset;
-	if (fe->paths.compat_runtime[0] && !fe->cl.has_runtime_dir) {
-		argv[prefix++] = "-R";
-		argv[prefix++] = fe->paths.compat_runtime;
-	}
-	for (i = 1; i < argc; i++)
-		argv[prefix + i - 1] = fe->cl.argv[i];
-	for (i = 0; i < fe->nsrc; i++) {
-		const struct source *s = &fe->src[i];
-
-		if (s->changed)
-			argv[prefix + s->argv_index - 1] =
-				s->origin == SRC_ARG_E ||
-				s->origin == SRC_ARG_BIG_E ?
-				s->text : (char *)out->script;
-	}
-	if (pass) {
-		i = prefix + (end < 0 ? argc : end) - 1;
-		memmove(&argv[i + 1], &argv[i], (argc + prefix - 1 - i) *
-			sizeof(*argv));
-		argv[i] = (char *)pass;
-	}
-	return argv;
 }
 
 /* stap --dump-functions, with the static tapset's functions (cpu_cycles()
