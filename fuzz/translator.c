@@ -13,9 +13,13 @@
  * conditional were taken) go into a .modinfo section that the helper's
  * own reader must take without complaint (tabcheck.h).
  *
+ * A checked script's reads are rewritten as calls of their sites: the
+ * text keeps its length and every newline where it was (line:column of
+ * everything else), and -v's notes are written.
+ *
  * The same bytes (to the first NUL) are also a stap -l / -L pattern, as
  * listing.c reads one: parsed, and matched against a few events in both
- * forms.
+ * forms; and stap's stderr, whose errors go before ours (stapsays.c).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -28,6 +32,8 @@
 #include "memfile.h"
 #include "parser.h"
 #include "probematch.h"
+#include "rewrite.h"
+#include "stapsays.h"
 #include "tabcheck.h"
 
 /* Script arguments for @N / $N in clauses: a name, an id, a number, a
@@ -90,6 +96,18 @@ static void read_back(const struct generated *gen)
 	strbuf__free(&info);
 }
 
+/* Blanking and rewriting moved nothing: every newline where it was (the
+ * length never changes). */
+static void lines_kept(const struct source *src)
+{
+	const char *was = source__as_read(src);
+	size_t i;
+
+	for (i = 0; i < src->len; i++)
+		if ((was[i] == '\n') != (src->text[i] == '\n'))
+			abort();
+}
+
 static void run(const uint8_t *data, size_t size, int has_target, FILE *out)
 {
 	struct emit_opts opts = {
@@ -118,6 +136,9 @@ static void run(const uint8_t *data, size_t size, int has_target, FILE *out)
 	parser__mentions_perfctr(src.text);
 	if (!parser__run(&src, &m, &d) && model__active(&m) &&
 	    !check__run(&m, &d)) {
+		check__describe(&m, &d);
+		rewrite__reads(&m);
+		lines_kept(&src);
 		if (!emit__generate(&m, &opts, &gen))
 			read_back(&gen);
 		emit__free(&gen);
@@ -157,6 +178,21 @@ static void pattern(const uint8_t *data, size_t size)
 	free(text);
 }
 
+/* The bytes as stap's stderr: its errors passed on, mapped. */
+static void stap_says(const uint8_t *data, size_t size, FILE *out)
+{
+	static const char *const hide[] = { "/gen/tapset", NULL };
+	struct source src;
+	struct spawn_map map = { "/gen/t.stp", "t.stp", &src };
+	struct diag d;
+
+	source__from_string(&src, SRC_FILE, "t.stp", "probe begin {}\n", -1);
+	diag__init(&d, out);
+	stapsays__relay((const char *)data, size, &map, hide, &d);
+	stapsays__relay((const char *)data, size, NULL, hide, &d);
+	source__free(&src);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static FILE *out;
@@ -166,5 +202,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	run(data, size, 0, out);
 	run(data, size, 1, out);
 	pattern(data, size);
+	stap_says(data, size, out);
 	return 0;
 }

@@ -4,7 +4,8 @@
  * that runs both around stap's own module init and exit.
  *
  * Included once, from the generated tapset's embedded C, after the request
- * table (perfctr_requests[]).  Context of each entry point:
+ * table (perfctr_requests[]) and the read sites (perfctr_sites[]).
+ * Context of each entry point:
  *   perfctr_start()       sleepable; before any probe is registered
  *   perfctr_stop()        sleepable; after every probe has finished;
  *                         idempotent, safe when perfctr_start never ran
@@ -89,6 +90,11 @@ static const char *perfctr_read_error(unsigned int idx, int rc)
 		       "being counted on this CPU";
 	}
 	return "cannot be read on this CPU";
+}
+
+static const char *perfctr_site(long long site)
+{
+	return site >= 0 && site < PERFCTR_NSITES ? perfctr_sites[site] : NULL;
 }
 
 /*

@@ -11,7 +11,10 @@
  * The generated code defines, before including this file:
  *   PERFCTR_NDECLARED   number of counters the script declared
  *   PERFCTR_TABLE_HASH  the request table's hash, as a string
- * and, after it, perfctr_requests[PERFCTR_NDECLARED].
+ *   PERFCTR_NSITES      number of reads in the user's script
+ * and, after it, perfctr_requests[PERFCTR_NDECLARED] and
+ * perfctr_sites[PERFCTR_NSITES + 1] (each read as the script writes it,
+ * with its file:line:column, for error messages).
  */
 #ifndef PERFCTR_RUNTIME_H
 #define PERFCTR_RUNTIME_H
@@ -320,50 +323,88 @@ static __always_inline int perfctr_read_scaled(unsigned int idx, u64 *val)
 	return rc;
 }
 
+/*
+ * A read that failed: a catchable error that names what was read, why,
+ * and where the script reads it.  site indexes perfctr_sites[] (the
+ * generated table: "@perfctr(\"pf\") at FILE:LINE:COL", one entry per
+ * read in the user's script), or is -1 for a read no entry names (the
+ * user's tapsets, @perfctr(@param) in a macro).  stap prints last_error
+ * "near" last_stmt, which would name the generated function: the message
+ * says where itself and last_stmt is cleared, so stap prints the message
+ * as it is, and a catch gets all of it.  Only in a generated function's
+ * body (STAP_ERROR).
+ */
+#define PERFCTR_FAIL(site, fmt, ...) do {				\
+	const char *at_ = perfctr_site(site);				\
+	CONTEXT->last_stmt = NULL;					\
+	STAP_ERROR("perfctr: " fmt "%s%s", ##__VA_ARGS__,		\
+		   at_ ? " near " : "", at_ ? at_ : "");		\
+} while (0)
+
 /* The body of a generated read function: the count, or a catchable
- * error that names the counter.  Never a silent zero.  fn is the read of
- * the counter's kind: perfctr_read_local (per CPU, pinned),
- * perfctr_read_scaled (.multiplex), perfctr_read_thread (.thread),
- * perfctr_read_process (.process). */
-#define PERFCTR_READ_BY(fn, idx, id) do {				\
+ * error.  Never a silent zero.  fn is the read of the counter's kind:
+ * perfctr_read_local (per CPU, pinned), perfctr_read_scaled
+ * (.multiplex), perfctr_read_thread (.thread), perfctr_read_process
+ * (.process); what names the counter ("counter \"pf\"", "event
+ * \"cycles\"" for an event function's). */
+#define PERFCTR_READ(fn, idx, what, site) do {				\
 	u64 v_ = 0;							\
 	int rc_ = fn((idx), &v_);					\
 	if (unlikely(rc_))						\
-		STAP_ERROR("perfctr: counter \"%s\" %s", (id),		\
-			   perfctr_read_error((idx), rc_));		\
+		PERFCTR_FAIL((site), "%s %s", (what),			\
+			     perfctr_read_error((idx), rc_));		\
 	STAP_RETURN(v_);						\
 } while (0)
-#define PERFCTR_READ(idx, id) PERFCTR_READ_BY(perfctr_read_local, idx, id)
-#define PERFCTR_READ_MUX(idx, id) PERFCTR_READ_BY(perfctr_read_scaled, idx, id)
-#define PERFCTR_READ_THREAD(idx, id) \
-	PERFCTR_READ_BY(perfctr_read_thread, idx, id)
-#define PERFCTR_READ_PROCESS(idx, id) \
-	PERFCTR_READ_BY(perfctr_read_process, idx, id)
+
+/* A per-CPU count is the thread's own only while the thread stayed on
+ * the CPU: the stamp (perfctr_stamp()) taken with the start must hold. */
+#define PERFCTR_SAME_STAMP(stamp, what, site) do {			\
+	if (perfctr_stamp() != (u64)(stamp))				\
+		PERFCTR_FAIL((site), "%s counts per CPU, and the thread "	\
+			     "migrated or was switched out since the start: "	\
+			     "no delta (count .thread or .process)", (what));	\
+} while (0)
+
+/* perfctr_delta(): the count now minus start. */
+#define PERFCTR_DELTA(fn, idx, what, site, start, stamp, per_cpu) do {	\
+	u64 v_ = 0;							\
+	int rc_ = fn((idx), &v_);					\
+	if (unlikely(rc_))						\
+		PERFCTR_FAIL((site), "%s %s", (what),			\
+			     perfctr_read_error((idx), rc_));		\
+	if (per_cpu)							\
+		PERFCTR_SAME_STAMP((stamp), (what), (site));		\
+	STAP_RETURN(v_ - (u64)(start));					\
+} while (0)
 
 /* perfctr_enabled() / perfctr_running() / perfctr_count(): nanoseconds
  * this CPU's counter was enabled, and running on the PMU, and its count as
- * is, unscaled (what = 0, 1, 2).  An estimate over an interval is
+ * is, unscaled (part = 0, 1, 2).  An estimate over an interval is
  * (count2 - count1) * (enabled2 - enabled1) / (running2 - running1). */
-#define PERFCTR_TIMES(idx, what) do {					\
+#define PERFCTR_TIMES(idx, part, what, site) do {			\
 	u64 v_ = 0, e_ = 0, r_ = 0;					\
 	int rc_ = (idx) < PERFCTR_NDECLARED ?				\
 		  perfctr_read_times((idx), &v_, &e_, &r_) : -ENODEV;	\
 	if (unlikely(rc_))						\
-		STAP_ERROR("perfctr: counter %lld: %s", (long long)(idx),	\
-			   perfctr_read_error((idx), rc_));		\
-	STAP_RETURN((what) == 2 ? v_ : (what) == 1 ? r_ : e_);		\
+		PERFCTR_FAIL((site), "%s %s", (what),			\
+			     perfctr_read_error((idx), rc_));		\
+	STAP_RETURN((part) == 2 ? v_ : (part) == 1 ? r_ : e_);		\
 } while (0)
 
 /* perfctr_total(): every followed task's count of a .process counter. */
-#define PERFCTR_TOTAL(idx) do {						\
+#define PERFCTR_TOTAL(idx, what, site) do {				\
 	u64 v_ = 0;							\
 	int rc_ = (idx) < PERFCTR_NDECLARED ?				\
 		  perfctr_read_total((idx), &v_) : -EINVAL;		\
 	if (unlikely(rc_))						\
-		STAP_ERROR("perfctr: counter %lld: %s", (long long)(idx),	\
-			   perfctr_read_error((idx), rc_));		\
+		PERFCTR_FAIL((site), "%s %s", (what),			\
+			     perfctr_read_error((idx), rc_));		\
 	STAP_RETURN(v_);						\
 } while (0)
+
+/* A read function given an id the script does not declare. */
+#define PERFCTR_UNDECLARED(id, site)					\
+	PERFCTR_FAIL((site), "no counter \"%s\" in this script", (id))
 
 /*
  * perfctr_stamp(): where the current thread is, as a number that changes
@@ -379,6 +420,9 @@ static inline u64 perfctr_stamp(void)
 
 /* Why a read failed; only on the error path. */
 static const char *perfctr_read_error(unsigned int idx, int rc);
+/* The script's read a site index names ("@perfctr(\"pf\") at
+ * FILE:LINE:COL"), or NULL; only on the error path. */
+static const char *perfctr_site(long long site);
 
 #endif /* __KERNEL__ */
 #endif /* PERFCTR_RUNTIME_H */

@@ -38,7 +38,7 @@ static void hint(const struct model *m, const char *id, char *buf, size_t len)
 }
 
 /* The counter a call of an event function reads: made on first use. */
-static int check_event_call(struct model *m, const struct counter_read *r,
+static int check_event_call(struct model *m, struct counter_read *r,
 			    struct diag *d)
 {
 	unsigned int fn = r->event_fn - 1;
@@ -51,8 +51,10 @@ static int check_event_call(struct model *m, const struct counter_read *r,
 		return 0;	/* the script's own function wins */
 	for (i = 0; i < m->ncounters; i++)
 		if (m->counters[i].event_fn == r->event_fn &&
-		    !strcmp(m->counters[i].event, r->id))
+		    !strcmp(m->counters[i].event, r->id)) {
+			r->counter = i + 1;
 			return 0;
+		}
 	if (perfctr_name__parse(r->id, &name, err, sizeof(err)) < 0) {
 		diag__report(d, DIAG_SEMANTIC, r->src, &r->where, "%s(\"%s\"): "
 			     "%s", event_fns[fn].name, r->id, err);
@@ -71,6 +73,7 @@ static int check_event_call(struct model *m, const struct counter_read *r,
 	c->where = c->id_tok = r->where;
 	c->event_fn = r->event_fn;
 	c->used = 1;
+	r->counter = c->idx + 1;
 	return 0;
 }
 
@@ -80,11 +83,12 @@ static int check_read(struct model *m, struct counter_read *r,
 	struct counter *c;
 	char h[256];
 
-	if (model__user_defined(m, r->kind))
-		return 0;	/* the script's own definition wins */
+	if (r->dynamic || model__user_defined(m, r->kind))
+		return 0;	/* looked up when it runs; the script's own */
 	c = model__find(m, r->id);
 	if (c && !counter__samples(c)) {
 		c->used = 1;
+		r->counter = c->idx + 1;
 		return 0;
 	}
 	hint(m, r->id, h, sizeof(h));
@@ -106,14 +110,16 @@ static void canonical_path(char *path, size_t len)
 	free(real);
 }
 
-/* No scope given: the target process when stap has one (-c, -x), else
- * per CPU.  A .process without a path needs that target. */
+/* No scope given: a counter counts per CPU, as stap's perf probes do (a
+ * target does not change that: .process asks for it); a sampling clause
+ * samples the target when stap has one (-c, -x), as perf record -- CMD.
+ * A .process without a path needs that target. */
 static int check_scope(const struct model *m, struct counter *c,
 		       struct diag *d)
 {
 	if (!c->scope_given)
-		c->scope = m->has_target ? PERFCTR_SCOPE_PROCESS :
-			   PERFCTR_SCOPE_CPU;
+		c->scope = counter__samples(c) && m->has_target ?
+			   PERFCTR_SCOPE_PROCESS : PERFCTR_SCOPE_CPU;
 	if (counter__samples(c) && m->stapusr) {
 		/* what stap would say, at the generated perf probe */
 		diag__report(d, DIAG_SEMANTIC, c->src, &c->where,
@@ -154,6 +160,139 @@ static int check_scope(const struct model *m, struct counter *c,
 	return 0;
 }
 
+/* ".cpu (per CPU: every task on the CPU)": what c counts, for messages
+ * and -v. */
+static void scope_text(const struct counter *c, char *buf, size_t len)
+{
+	int samples = counter__samples(c);
+
+	if (c->scope == PERFCTR_SCOPE_THREAD)
+		snprintf(buf, len, ".thread (per thread: each thread's own "
+			 "count)");
+	else if (c->scope == PERFCTR_SCOPE_PROCESS && c->target[0])
+		snprintf(buf, len, ".process(\"%s\") (%s every task running "
+			 "it)", c->target, samples ? "samples" : "counts in");
+	else if (c->scope == PERFCTR_SCOPE_PROCESS)
+		snprintf(buf, len, ".process (%s the target's tasks)",
+			 samples ? "samples" : "counts in");
+	else if (c->mux)
+		snprintf(buf, len, ".cpu.multiplex (per CPU: every task on "
+			 "the CPU, scaled when it shares the PMU)");
+	else
+		snprintf(buf, len, ".cpu (%s every task on the CPU)",
+			 samples ? "samples" : "per CPU:");
+}
+
+/* "begin", "begin or end": the probes in mask that never run in a
+ * followed task. */
+static void stap_probes(unsigned int mask, char *buf, size_t len)
+{
+	static const struct {
+		unsigned int probe;
+		const char *name;
+	} names[] = {
+		{ PROBE_BEGIN, "begin" }, { PROBE_END, "end" },
+		{ PROBE_ERROR, "error" },
+	};
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(names) / sizeof(names[0]) && n < len; i++)
+		if (mask & names[i].probe)
+			n += snprintf(buf + n, len - n, "%s%s", n ? " or " : "",
+				      names[i].name);
+}
+
+/* Reads that take the current thread's count of a .process counter. */
+static int reads_thread(enum read_kind kind)
+{
+	return kind == READ_MACRO || kind == READ_FN_READ ||
+	       kind == READ_FN_DELTA;
+}
+
+/*
+ * A .process counter is the current thread's own: a read in a probe that
+ * never runs in a followed task (begin, end, error: stap's own thread)
+ * always fails, and one in a timer probe whenever the timer interrupts
+ * another task.  perfctr_total() reads anywhere, and only a .process
+ * counter has a total.  Reads in functions are not judged: they may be
+ * called from anywhere.
+ */
+static int check_read_scope(const struct model *m,
+			    const struct counter_read *r, struct diag *d)
+{
+	const struct counter *c = &m->counters[r->counter - 1];
+	const unsigned int stap_own = PROBE_BEGIN | PROBE_END | PROBE_ERROR;
+	char what[PERFCTR_NAME_MAX + 32], probes[32];
+	char scope[PERFCTR_SRC_MAX + 64];
+
+	model__describe_read(r, what, sizeof(what));
+	if (r->kind == READ_FN_TOTAL && c->scope != PERFCTR_SCOPE_PROCESS) {
+		scope_text(c, scope, sizeof(scope));
+		diag__report(d, DIAG_SEMANTIC, r->src, &r->name, "%s: counter "
+			     "\"%s\" counts %s, and only a .process counter "
+			     "has a total: declare it .process (the target of "
+			     "stap -c or -x, or .process(\"PATH\")), or read "
+			     "it with @perfctr(\"%s\")", what, c->id, scope,
+			     c->id);
+		return 1;
+	}
+	if (c->scope != PERFCTR_SCOPE_PROCESS || !reads_thread(r->kind) ||
+	    !r->probes)
+		return 0;
+	if (!(r->probes & ~stap_own)) {
+		stap_probes(r->probes, probes, sizeof(probes));
+		diag__report(d, DIAG_SEMANTIC, r->src, &r->name, "%s reads "
+			     "this thread's count of the .process counter "
+			     "\"%s\", and %s probes never run in a followed "
+			     "task: read perfctr_total(\"%s\"), the target's "
+			     "tasks together", what, c->id, probes, c->id);
+		return 1;
+	}
+	if (r->probes & PROBE_TIMER)
+		diag__report(d, DIAG_WARNING, r->src, &r->name, "%s in a timer "
+			     "probe reads the .process counter \"%s\" of the "
+			     "task the timer interrupts, and fails unless it is "
+			     "a followed task: perfctr_total(\"%s\") reads "
+			     "the target's tasks together", what, c->id, c->id);
+	return 0;
+}
+
+/* How to count only the target, where the script could and did not say:
+ * there is a target, and the counter counts per CPU by default. */
+static const char *target_hint(const struct model *m,
+			       const struct counter *c)
+{
+	if (!m->has_target || c->scope_given || c->scope != PERFCTR_SCOPE_CPU)
+		return "";
+	return c->event_fn ? "; a clause with .process counts only the target" :
+	       "; add .process to count only the target";
+}
+
+/* stap -v: the scope each counter got, and how to narrow it. */
+void check__describe(const struct model *m, struct diag *d)
+{
+	char what[PERFCTR_NAME_MAX + 32], scope[PERFCTR_SRC_MAX + 64];
+	size_t i;
+
+	for (i = 0; i < m->ncounters; i++) {
+		const struct counter *c = &m->counters[i];
+
+		if (!c->used)
+			continue;
+		if (counter__samples(c))
+			snprintf(what, sizeof(what), "sampling probe");
+		else if (c->event_fn)
+			snprintf(what, sizeof(what), "%s()",
+				 event_fns[c->event_fn - 1].name);
+		else
+			snprintf(what, sizeof(what), "counter \"%s\"", c->id);
+		scope_text(c, scope, sizeof(scope));
+		diag__note(d, c->src, &c->where, "%s: %s, %s%s", what, c->event,
+			   scope, target_hint(m, c));
+	}
+}
+
 int check__run(struct model *m, struct diag *d)
 {
 	size_t i;
@@ -174,6 +313,9 @@ int check__run(struct model *m, struct diag *d)
 	for (i = 0; i < m->nreads; i++)
 		if (!m->reads[i].event_fn)
 			errors += check_read(m, &m->reads[i], d);
+	for (i = 0; i < m->nreads; i++)
+		if (m->reads[i].counter && !m->reads[i].event_fn)
+			errors += check_read_scope(m, &m->reads[i], d);
 	for (i = 0; i < m->ncounters; i++) {
 		struct counter *c = &m->counters[i];
 

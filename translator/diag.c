@@ -69,6 +69,18 @@ void diag__report(struct diag *d, enum diag_kind kind,
 	fputc('\n', d->out);
 }
 
+void diag__note(struct diag *d, const struct source *src,
+		const struct token *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(d->out, "stap-perfctr: %s:%d:%d: ", src->name, t->line, t->col);
+	va_start(ap, fmt);
+	vfprintf(d->out, fmt, ap);
+	va_end(ap);
+	fputc('\n', d->out);
+}
+
 void diag__plain(struct diag *d, enum diag_kind kind, const char *fmt, ...)
 {
 	va_list ap;
@@ -80,6 +92,13 @@ void diag__plain(struct diag *d, enum diag_kind kind, const char *fmt, ...)
 	vfprintf(d->out, fmt, ap);
 	va_end(ap);
 	fputc('\n', d->out);
+}
+
+void diag__relay(struct diag *d, enum diag_kind kind, const char *text,
+		 size_t len)
+{
+	if (count(d, kind))
+		fwrite(text, 1, len, d->out);
 }
 
 void diag__summary(struct diag *d)

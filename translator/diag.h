@@ -33,9 +33,19 @@ void diag__report(struct diag *d, enum diag_kind kind,
 		  const struct source *src, const struct token *t,
 		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* "stap-perfctr: FILE:LINE:COL: what": a note (stap -v), not counted. */
+void diag__note(struct diag *d, const struct source *src,
+		const struct token *t, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /* A message with no position (command line, files). */
 void diag__plain(struct diag *d, enum diag_kind kind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* An error stap itself printed (text: its lines, as printed), passed on
+ * and counted with ours. */
+void diag__relay(struct diag *d, enum diag_kind kind, const char *text,
+		 size_t len);
 
 /* "1 parse error." / "2 semantic errors.": stap's summary, per kind. */
 void diag__summary(struct diag *d);

@@ -228,16 +228,80 @@ static void emit_scopes(struct strbuf *sb, const struct model *m)
 		strbuf__printf(sb, "#define PERFCTR_HAVE_SAMPLES 1\n");
 }
 
-/* The runtime macro that reads a counter of this kind. */
-static const char *read_macro(const struct counter *c)
+/* The runtime's read of a counter of this kind (runtime/perfctr.h). */
+static const char *read_fn(const struct counter *c)
 {
 	switch (c->scope) {
 	case PERFCTR_SCOPE_THREAD:
-		return "PERFCTR_READ_THREAD";
+		return "perfctr_read_thread";
 	case PERFCTR_SCOPE_PROCESS:
-		return "PERFCTR_READ_PROCESS";
+		return "perfctr_read_process";
 	}
-	return c->mux ? "PERFCTR_READ_MUX" : "PERFCTR_READ";
+	return c->mux ? "perfctr_read_scaled" : "perfctr_read_local";
+}
+
+/* What a message calls the counter: counter "pf", or an event
+ * function's by its event, event "cycles". */
+static void counter_what(const struct counter *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s \"%s\"", c->event_fn ? "event" : "counter",
+		 c->event_fn ? c->event : c->id);
+}
+
+/* A stap string literal: quotes and backslashes escaped. */
+static void stap_string(struct strbuf *sb, const char *s)
+{
+	strbuf__add(sb, "\"", 1);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			strbuf__add(sb, "\\", 1);
+		strbuf__add(sb, s, 1);
+	}
+	strbuf__add(sb, "\"", 1);
+}
+
+/* The counter's what, as a stap string argument. */
+static void what_arg(struct strbuf *sb, const struct counter *c)
+{
+	char what[PERFCTR_NAME_MAX + 16];
+
+	counter_what(c, what, sizeof(what));
+	stap_string(sb, what);
+}
+
+static unsigned int nsites(const struct model *m)
+{
+	unsigned int n = 0;
+	size_t i;
+
+	for (i = 0; i < m->nreads; i++)
+		if (m->reads[i].site > n)
+			n = m->reads[i].site;
+	return n;
+}
+
+/* perfctr_sites[]: each rewritten read as the script writes it, where it
+ * is, in site order (rewrite.c numbers them in read order). */
+static void emit_sites(struct strbuf *sb, const struct model *m)
+{
+	char what[PERFCTR_NAME_MAX + 32], at[PERFCTR_SRC_MAX + 64];
+	size_t i;
+
+	strbuf__printf(sb, "static const char *const perfctr_sites"
+		       "[PERFCTR_NSITES + 1] = {\n");
+	for (i = 0; i < m->nreads; i++) {
+		const struct counter_read *r = &m->reads[i];
+
+		if (!r->site)
+			continue;
+		model__describe_read(r, what, sizeof(what));
+		snprintf(at, sizeof(at), "%s at %s:%d:%d", what, r->src->name,
+			 r->name.line, r->name.col);
+		strbuf__add(sb, "\t", 1);
+		c_string(sb, at);
+		strbuf__add(sb, ",\n", 2);
+	}
+	strbuf__printf(sb, "\tNULL\n};\n");
 }
 
 static int emit_c(struct strbuf *sb, const struct model *m,
@@ -248,14 +312,17 @@ static int emit_c(struct strbuf *sb, const struct model *m,
 	emit_presence(sb, m);
 	strbuf__printf(sb, "%%{\n/* runtime sources: %s */\n"
 		       "#define PERFCTR_NDECLARED %zu\n"
-		       "#define PERFCTR_TABLE_HASH \"%s\"\n",
-		       o->runtime_hash, m->ncounters ? m->ncounters : 1, hash);
+		       "#define PERFCTR_TABLE_HASH \"%s\"\n"
+		       "#define PERFCTR_NSITES %u\n",
+		       o->runtime_hash, m->ncounters ? m->ncounters : 1, hash,
+		       nsites(m));
 	emit_scopes(sb, m);
 	strbuf__printf(sb, "#define PERFCTR_SAMPLE_MAGIC %#llxULL\n",
 		       PERFCTR_SAMPLE_MAGIC);
 	strbuf__printf(sb, "#include \"%s/perfctr.h\"\n", o->runtime_dir);
 	if (emit_table(sb, m) < 0)
 		return -ENOSPC;
+	emit_sites(sb, m);
 	strbuf__printf(sb, "MODULE_INFO(perfctr_table, \"v=1;n=%zu;hash=%s;"
 		       "priv=%s\");\n#include \"%s/perfctr.c\"\n%%}\n\n",
 		       m->ncounters, hash, o->privilege, o->runtime_dir);
@@ -272,104 +339,123 @@ static int emit_c(struct strbuf *sb, const struct model *m,
  */
 #define UNPRIV "/* unprivileged */ "
 
-/* One function per counter: @perfctr folds to a call of it. */
+/*
+ * One function per counter, for reads that are not rewritten (the
+ * user's tapsets, @perfctr(@param) in a macro) and for the lookups by id;
+ * site is the read's entry in perfctr_sites[], or -1.
+ */
 static void emit_read_functions(struct strbuf *sb, const struct model *m)
 {
+	char what[PERFCTR_NAME_MAX + 16];
 	size_t i;
 
-	for (i = 0; i < m->ncounters; i++) {
-		const struct counter *c = &m->counters[i];
-
-		if (counter__readable(c))
-			strbuf__printf(sb, "function __perfctr_read_%u:long () "
-				       "%%{ /* pure */ " UNPRIV
-				       "%s(%u, \"%s\"); %%}\n",
-				       c->idx, read_macro(c), c->idx, c->id);
-	}
-	strbuf__printf(sb, "function __perfctr_times:long (idx:long, "
-		       "what:long) %%{ /* pure */ " UNPRIV
-		       "PERFCTR_TIMES(STAP_ARG_idx, STAP_ARG_what); %%}\n");
-	strbuf__printf(sb, "function __perfctr_total:long (idx:long) %%{ "
-		       "/* pure */ " UNPRIV "PERFCTR_TOTAL(STAP_ARG_idx); %%}\n");
-	strbuf__printf(sb, "function __perfctr_delta_cpu:long (now:long, "
-		       "start:long, stamp:long, id:string) %%{ /* pure */ "
-		       UNPRIV "\n"
-		       "\tif (perfctr_stamp() != (u64)STAP_ARG_stamp)\n"
-		       "\t\tSTAP_ERROR(\"perfctr: counter \\\"%%s\\\" counts "
-		       "per CPU, and the thread migrated or was switched out "
-		       "since the start: no delta (count .thread or "
-		       ".process)\", STAP_ARG_id);\n"
-		       "\tSTAP_RETURN(STAP_ARG_now - STAP_ARG_start);\n%%}\n");
-	strbuf__printf(sb, "function __perfctr_undeclared:long (id:string) {\n"
-		       "\terror(\"perfctr: no counter \\\"\" . id . "
-		       "\"\\\" in this script\")\n\treturn 0\n}\n");
-}
-
-/* function NAME:long (id:string), the id looked up at run time:
- * "if (id == ID) return CALL" for each counter read. */
-static void emit_lookup(struct strbuf *sb, const struct model *m,
-			const char *name, const char *what,
-			const char *call_fmt)
-{
-	size_t i;
-
-	strbuf__printf(sb, "\n/* %s */\nfunction %s:long (id:string) {\n",
-		       what, name);
 	for (i = 0; i < m->ncounters; i++) {
 		const struct counter *c = &m->counters[i];
 
 		if (!counter__readable(c))
 			continue;
-		strbuf__printf(sb, "\tif (id == \"%s\") return ", c->id);
-		strbuf__printf(sb, call_fmt, c->idx);
-		strbuf__add(sb, "\n", 1);
+		counter_what(c, what, sizeof(what));
+		strbuf__printf(sb, "function __perfctr_read_%u:long (site:long) "
+			       "%%{ /* pure */ " UNPRIV "PERFCTR_READ(%s, %u, ",
+			       c->idx, read_fn(c), c->idx);
+		c_string(sb, what);
+		strbuf__printf(sb, ", STAP_ARG_site); %%}\n");
 	}
-	strbuf__printf(sb, "\treturn __perfctr_undeclared(id)\n}\n");
+	strbuf__printf(sb, "function __perfctr_times:long (idx:long, "
+		       "part:long, what:string, site:long) %%{ /* pure */ "
+		       UNPRIV "PERFCTR_TIMES(STAP_ARG_idx, STAP_ARG_part, "
+		       "STAP_ARG_what, STAP_ARG_site); %%}\n");
+	strbuf__printf(sb, "function __perfctr_total:long (idx:long, "
+		       "what:string, site:long) %%{ /* pure */ " UNPRIV
+		       "PERFCTR_TOTAL(STAP_ARG_idx, STAP_ARG_what, "
+		       "STAP_ARG_site); %%}\n");
+	strbuf__printf(sb, "function __perfctr_delta_cpu:long (now:long, "
+		       "start:long, stamp:long, what:string, site:long) %%{ "
+		       "/* pure */ " UNPRIV "PERFCTR_SAME_STAMP(STAP_ARG_stamp, "
+		       "STAP_ARG_what, STAP_ARG_site); STAP_RETURN(STAP_ARG_now "
+		       "- STAP_ARG_start); %%}\n");
+	strbuf__printf(sb, "function __perfctr_undeclared:long (id:string, "
+		       "site:long) %%{ " UNPRIV "PERFCTR_UNDECLARED(STAP_ARG_id, "
+		       "STAP_ARG_site); %%}\n");
 }
 
-/* What each read function returns, and the call that does it. */
+/* What each read function returns, the call that does it for counter
+ * %u (what and site follow), and the arguments it takes after the id. */
 static const struct {
 	const char *what, *call_fmt;
 } lookups[READ_NKINDS] = {
 	[READ_FN_READ] = { "the counter named id, on this CPU",
-			   "__perfctr_read_%u()" },
+			   "__perfctr_read_%u(site)" },
 	[READ_FN_COUNT] = { "the counter's own count, unscaled, on this CPU",
-			    "__perfctr_times(%u, 2)" },
+			    "__perfctr_times(%u, 2, %s, site)" },
 	[READ_FN_ENABLED] = { "ns the counter was enabled, on this CPU",
-			      "__perfctr_times(%u, 0)" },
+			      "__perfctr_times(%u, 0, %s, site)" },
 	[READ_FN_RUNNING] = { "ns the counter was on the PMU (less than "
 			      "enabled when multiplexed), on this CPU",
-			      "__perfctr_times(%u, 1)" },
+			      "__perfctr_times(%u, 1, %s, site)" },
 	[READ_FN_TOTAL] = { "every followed task's count of a .process "
-			    "counter, live and gone", "__perfctr_total(%u)" },
+			    "counter, live and gone",
+			    "__perfctr_total(%u, %s, site)" },
+	[READ_FN_DELTA] = { "the count of id since start, read at "
+			    "perfctr_stamp() stamp", NULL },
 };
 
-/*
- * perfctr_delta(id, start, stamp): the count since start, read at
- * perfctr_stamp() stamp.  Exact for .thread and .process; a per-CPU
- * counter raises an error when the thread left the CPU in between.
- */
-static void emit_delta(struct strbuf *sb, const struct model *m)
+/* The call that answers a read of kind k of counter c, site in `site`. */
+static void lookup_call(struct strbuf *sb, enum read_kind k,
+			const struct counter *c)
 {
+	struct strbuf what = { 0 };
+
+	what_arg(&what, c);
+	if (k != READ_FN_DELTA)
+		strbuf__printf(sb, lookups[k].call_fmt, c->idx, what.buf);
+	else if (c->scope == PERFCTR_SCOPE_CPU)
+		strbuf__printf(sb, "__perfctr_delta_cpu(__perfctr_read_%u(site), "
+			       "start, stamp, %s, site)", c->idx, what.buf);
+	else
+		strbuf__printf(sb, "__perfctr_read_%u(site) - start", c->idx);
+	strbuf__free(&what);
+}
+
+/* The arguments after the id, as a function takes them and passes them. */
+static const char *lookup_params(enum read_kind k)
+{
+	return k == READ_FN_DELTA ? ", start:long, stamp:long" : "";
+}
+
+static const char *lookup_args(enum read_kind k)
+{
+	return k == READ_FN_DELTA ? ", start, stamp" : "";
+}
+
+/*
+ * __perfctr_NAME_at(id, ..., site): the id looked up when the read runs,
+ * "if (id == ID) return CALL" for each counter read; the script's
+ * perfctr_NAME(id, ...) is the same without a site.
+ */
+static void emit_lookup(struct strbuf *sb, const struct model *m,
+			enum read_kind k)
+{
+	const char *name = read_kind_names[k];
 	size_t i;
 
-	strbuf__printf(sb, "\n/* the count of id since start, read at "
-		       "perfctr_stamp() stamp */\nfunction perfctr_delta:long "
-		       "(id:string, start:long, stamp:long) {\n");
+	strbuf__printf(sb, "\n/* %s */\nfunction __%s_at:long (id:string%s, "
+		       "site:long) {\n", lookups[k].what, name,
+		       lookup_params(k));
 	for (i = 0; i < m->ncounters; i++) {
 		const struct counter *c = &m->counters[i];
 
 		if (!counter__readable(c))
 			continue;
 		strbuf__printf(sb, "\tif (id == \"%s\") return ", c->id);
-		if (c->scope == PERFCTR_SCOPE_CPU)
-			strbuf__printf(sb, "__perfctr_delta_cpu(__perfctr_read_"
-				       "%u(), start, stamp, id)\n", c->idx);
-		else
-			strbuf__printf(sb, "__perfctr_read_%u() - start\n",
-				       c->idx);
+		lookup_call(sb, k, c);
+		strbuf__add(sb, "\n", 1);
 	}
-	strbuf__printf(sb, "\treturn __perfctr_undeclared(id)\n}\n");
+	strbuf__printf(sb, "\treturn __perfctr_undeclared(id, site)\n}\n");
+	if (!model__user_defined(m, k))
+		strbuf__printf(sb, "function %s:long (id:string%s) { return "
+			       "__%s_at(id%s, -1) }\n", name, lookup_params(k),
+			       name, lookup_args(k));
 }
 
 static void emit_lookups(struct strbuf *sb, const struct model *m)
@@ -377,16 +463,66 @@ static void emit_lookups(struct strbuf *sb, const struct model *m)
 	enum read_kind k;
 
 	for (k = READ_FN_READ; k < READ_NKINDS; k++)
-		if (lookups[k].call_fmt && !model__user_defined(m, k))
-			emit_lookup(sb, m, read_kind_names[k], lookups[k].what,
-				    lookups[k].call_fmt);
-	if (!model__user_defined(m, READ_FN_DELTA))
-		emit_delta(sb, m);
+		if (lookups[k].what)
+			emit_lookup(sb, m, k);
 	if (!model__user_defined(m, READ_FN_STAMP))
 		strbuf__printf(sb, "\n/* where this thread is: its CPU and "
 			       "context switches */\nfunction perfctr_stamp:long "
 			       "() %%{ " UNPRIV
 			       "STAP_RETURN(perfctr_stamp()); %%}\n");
+}
+
+/*
+ * Each read the script's own text makes became a call of __pcN, its
+ * site (rewrite.c): the read itself, in C, that knows where it is.  A
+ * read by id looks it up with its site.
+ */
+static void emit_site(struct strbuf *sb, const struct model *m,
+		      const struct counter_read *r)
+{
+	static const char *const parts[READ_NKINDS] = {
+		[READ_FN_COUNT] = "2", [READ_FN_ENABLED] = "0",
+		[READ_FN_RUNNING] = "1",
+	};
+	const struct counter *c;
+	char what[PERFCTR_NAME_MAX + 16];
+
+	if (r->dynamic) {
+		strbuf__printf(sb, "function __pc%u:long (id:string%s) { return "
+			       "__%s_at(id%s, %u) }\n", r->site - 1,
+			       lookup_params(r->kind), read_kind_names[r->kind],
+			       lookup_args(r->kind), r->site - 1);
+		return;
+	}
+	c = &m->counters[r->counter - 1];
+	counter_what(c, what, sizeof(what));
+	strbuf__printf(sb, "function __pc%u:long (%s) %%{ /* pure */ " UNPRIV,
+		       r->site - 1, r->kind == READ_FN_DELTA ?
+		       "start:long, stamp:long" : "");
+	if (r->kind == READ_FN_DELTA)
+		strbuf__printf(sb, "PERFCTR_DELTA(%s, %u, ", read_fn(c), c->idx);
+	else if (r->kind == READ_FN_TOTAL)
+		strbuf__printf(sb, "PERFCTR_TOTAL(%u, ", c->idx);
+	else if (parts[r->kind])
+		strbuf__printf(sb, "PERFCTR_TIMES(%u, %s, ", c->idx,
+			       parts[r->kind]);
+	else
+		strbuf__printf(sb, "PERFCTR_READ(%s, %u, ", read_fn(c), c->idx);
+	c_string(sb, what);
+	strbuf__printf(sb, ", %u", r->site - 1);
+	if (r->kind == READ_FN_DELTA)
+		strbuf__printf(sb, ", STAP_ARG_start, STAP_ARG_stamp, %d",
+			       c->scope == PERFCTR_SCOPE_CPU);
+	strbuf__printf(sb, "); %%}\n");
+}
+
+static void emit_sites_functions(struct strbuf *sb, const struct model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nreads; i++)
+		if (m->reads[i].site)
+			emit_site(sb, m, &m->reads[i]);
 }
 
 /*
@@ -409,8 +545,8 @@ static void emit_event_fns(struct strbuf *sb, const struct model *m)
 				continue;
 			if (event_fns[fn].event) {
 				strbuf__printf(sb, "function __perfctr_fn_%s:long "
-					       "() { return __perfctr_read_%u() }\n",
-					       event_fns[fn].name, c->idx);
+					       "() { return __perfctr_read_%u(-1) }"
+					       "\n", event_fns[fn].name, c->idx);
 				continue;
 			}
 			if (!any++)
@@ -418,12 +554,12 @@ static void emit_event_fns(struct strbuf *sb, const struct model *m)
 					       "long (event:string) {\n");
 			strbuf__printf(sb, "\tif (event == ");
 			c_string(sb, c->event);
-			strbuf__printf(sb, ") return __perfctr_read_%u()\n",
+			strbuf__printf(sb, ") return __perfctr_read_%u(-1)\n",
 				       c->idx);
 		}
 		if (any)
-			strbuf__printf(sb, "\treturn __perfctr_undeclared(event)"
-				       "\n}\n");
+			strbuf__printf(sb, "\treturn __perfctr_undeclared(event, "
+				       "-1)\n}\n");
 	}
 }
 
@@ -470,11 +606,11 @@ static void emit_macro(struct strbuf *sb, const struct model *m)
 
 		if (!counter__readable(c))
 			continue;
-		strbuf__printf(sb, "%%( @id == \"%s\" %%? __perfctr_read_%u() "
+		strbuf__printf(sb, "%%( @id == \"%s\" %%? __perfctr_read_%u(-1) "
 			       "%%: ", c->id, c->idx);
 		open++;
 	}
-	strbuf__printf(sb, "__perfctr_undeclared(@id)");
+	strbuf__printf(sb, "__perfctr_undeclared(@id, -1)");
 	while (open--)
 		strbuf__add(sb, " %)", 3);
 	strbuf__add(sb, " %)\n", 4);
@@ -521,6 +657,7 @@ int emit__generate(const struct model *m, const struct emit_opts *o,
 		return -ENOSPC;
 	emit_read_functions(&gen->stp, m);
 	emit_lookups(&gen->stp, m);
+	emit_sites_functions(&gen->stp, m);
 	emit_event_fns(&gen->stp, m);
 	strbuf__printf(&gen->stp, "function __perfctr_follow() %%{ "
 		       UNPRIV "/* the task finder's callbacks do the work */ "

@@ -24,7 +24,9 @@
 #include "options.h"
 #include "outdir.h"
 #include "parser.h"
+#include "rewrite.h"
 #include "spawn.h"
+#include "stapsays.h"
 #include "tapsets.h"
 
 #define MAX_SOURCES (OPTIONS_MAX_E + 2)
@@ -218,35 +220,6 @@ static int any_mention(const struct frontend *fe)
 	return fe->cl.mentions_perfctr;
 }
 
-static int analyse(struct frontend *fe)
-{
-	int i, errors = 0;
-	size_t j;
-
-	model__init(&fe->model, fe->cl.args, fe->cl.nargs);
-	fe->model.has_target = fe->cl.has_target;
-	fe->model.stapusr = fe->cl.privilege &&
-			    !strcmp(fe->cl.privilege, "stapusr");
-	for (i = 0; i < fe->nsrc; i++)
-		errors += parser__run(&fe->src[i], &fe->model, &fe->diag);
-	for (j = 0; j < fe->tapsets.nfiles; j++)
-		if (tapset_parsed(&fe->tapsets.files[j]))
-			errors += parser__run(&fe->tapsets.files[j].src,
-					      &fe->model, &fe->diag);
-	if (errors) {
-		diag__summary(&fe->diag);
-		fprintf(stderr, "Pass 1: parse failed.  [man stap-perfctr]\n");
-		return -1;
-	}
-	if (model__active(&fe->model) && check__run(&fe->model, &fe->diag)) {
-		diag__summary(&fe->diag);
-		fprintf(stderr, "Pass 2: analysis failed.  "
-			"[man stap-perfctr]\n");
-		return -1;
-	}
-	return 0;
-}
-
 static const char *base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -254,37 +227,54 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-static void generate(struct frontend *fe, struct outdir *out)
+/* The script file stap is given: a rewritten copy of ours, or NULL. */
+static const struct source *script_copied(const struct frontend *fe)
 {
+	const struct source *s = fe->script >= 0 ? &fe->src[fe->script] : NULL;
+
+	return s && s->changed && s->origin != SRC_ARG_E ? s : NULL;
+}
+
+/* The generated tapset and the rewritten script, under `under` (NULL:
+ * $SYSTEMTAP_DIR/perfctr).  Returns NULL, or why not. */
+static const char *generate(struct frontend *fe, const char *under,
+			    struct outdir *out)
+{
+	static char why[PATH_MAX + 64];
 	struct emit_opts opts = { .runtime_dir = fe->paths.runtime };
-	const struct source *script = NULL;
+	const struct source *script = script_copied(fe);
 	struct generated gen;
 	char rt_hash[17];
 	int err;
 
 	opts.privilege = fe->cl.privilege ? fe->cl.privilege : "stapdev";
-	if (outdir__hash_runtime(fe->paths.runtime, rt_hash) < 0)
-		die("cannot read the perfctr runtime in %s", fe->paths.runtime);
+	if (outdir__hash_runtime(fe->paths.runtime, rt_hash) < 0) {
+		snprintf(why, sizeof(why), "cannot read the perfctr runtime "
+			 "in %s", fe->paths.runtime);
+		return why;
+	}
 	opts.runtime_hash = rt_hash;
 	if (emit__generate(&fe->model, &opts, &gen) < 0)
-		die("%s", "a counter request is too long for the module table");
-	if (fe->script >= 0 && fe->src[fe->script].changed &&
-	    fe->src[fe->script].origin != SRC_ARG_E)
-		script = &fe->src[fe->script];
-	err = outdir__write(&gen, script,
-			    script && script->origin == SRC_FILE ?
-			    base_name(script->name) : "stdin.stp", out);
+		return "a counter request is too long for the module table";
+	err = outdir__write(&gen, script, script &&
+			    script->origin == SRC_FILE ?
+			    base_name(script->name) : "stdin.stp", under, out);
 	emit__free(&gen);
-	if (err)
-		die("cannot write generated files: %s", strerror(-err));
+	if (!err)
+		return NULL;
+	snprintf(why, sizeof(why), "cannot write generated files: %s",
+		 strerror(-err));
+	return why;
 }
 
-/* real stap, -I GEN -I TAPSET [-R COMPAT], then the user's arguments with rewritten
- * texts in place of the originals. */
-static char **stap_argv(struct frontend *fe, const struct outdir *out)
+/* real stap, -I GEN -I TAPSET [-R COMPAT], then the user's arguments with
+ * rewritten texts in place of the originals; pass (a "-pN" of ours, or
+ * NULL) after the user's options, where it wins over theirs. */
+static char **stap_argv(struct frontend *fe, const struct outdir *out,
+			const char *pass)
 {
-	int argc = fe->cl.argc, prefix = 0, i;
-	char **argv = calloc(argc + 8, sizeof(*argv));
+	int argc = fe->cl.argc, prefix = 0, i, end = fe->cl.end_of_options;
+	char **argv = calloc(argc + 9, sizeof(*argv));
 
 	if (!argv)
 		die("%s", "out of memory");
@@ -308,7 +298,96 @@ static char **stap_argv(struct frontend *fe, const struct outdir *out)
 				s->origin == SRC_ARG_BIG_E ?
 				s->text : (char *)out->script;
 	}
+	if (pass) {
+		i = prefix + (end < 0 ? argc : end) - 1;
+		memmove(&argv[i + 1], &argv[i], (argc + prefix - 1 - i) *
+			sizeof(*argv));
+		argv[i] = (char *)pass;
+	}
 	return argv;
+}
+
+/*
+ * Our errors are about perfctr; the script may hold others, which stap
+ * would have reported first.  stap runs to the pass ours failed (1 or 2)
+ * on the copy it would have been given, written to a private directory
+ * removed after, and its own errors go to stderr before ours.
+ */
+static void stap_first(struct frontend *fe, int pass)
+{
+	const char *tmp = getenv("TMPDIR"), *hide[4];
+	const struct source *script = script_copied(fe);
+	char dir[PATH_MAX], **argv;
+	struct strbuf err = { 0 };
+	struct spawn_map map;
+	struct outdir out;
+
+	snprintf(dir, sizeof(dir), "%s/stap-perfctr.XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir))
+		return;
+	if (!generate(fe, dir, &out)) {
+		argv = stap_argv(fe, &out, pass == 1 ? "-p1" : "-p2");
+		if (fe->stdin_consumed)
+			restore_stdin(&fe->src[fe->script]);
+		if (spawn__capture(fe->paths.real_stap, argv, &err) > 0) {
+			hide[0] = out.dir;
+			hide[1] = fe->paths.tapset;
+			hide[2] = fe->paths.runtime;
+			hide[3] = NULL;
+			map.from = out.script;
+			map.to = script ? script->name : NULL;
+			map.src = script;
+			stapsays__relay(err.buf, err.len, script ? &map : NULL,
+					hide, &fe->diag);
+		}
+		free(argv);
+		strbuf__free(&err);
+		outdir__remove(&out);
+	}
+	rmdir(dir);
+}
+
+/* Parses and checks; our messages wait until stap has said its own. */
+static int analyse(struct frontend *fe)
+{
+	char *ours = NULL;
+	size_t len = 0, j;
+	int i, errors = 0, pass = 1;
+
+	model__init(&fe->model, fe->cl.args, fe->cl.nargs);
+	fe->model.has_target = fe->cl.has_target;
+	fe->model.stapusr = fe->cl.privilege &&
+			    !strcmp(fe->cl.privilege, "stapusr");
+	fe->diag.out = open_memstream(&ours, &len);
+	if (!fe->diag.out)
+		die("%s", "out of memory");
+	for (i = 0; i < fe->nsrc; i++)
+		errors += parser__run(&fe->src[i], &fe->model, &fe->diag);
+	for (j = 0; j < fe->tapsets.nfiles; j++)
+		if (tapset_parsed(&fe->tapsets.files[j]))
+			errors += parser__run(&fe->tapsets.files[j].src,
+					      &fe->model, &fe->diag);
+	if (!errors && model__active(&fe->model)) {
+		pass = 2;
+		errors = check__run(&fe->model, &fe->diag);
+	}
+	if (!errors && fe->cl.verbose)
+		check__describe(&fe->model, &fe->diag);
+	fclose(fe->diag.out);
+	fe->diag.out = stderr;
+	if (errors)
+		stap_first(fe, pass);
+	fwrite(ours, 1, len, stderr);
+	free(ours);
+	if (errors) {
+		diag__summary(&fe->diag);
+		fprintf(stderr, "Pass %d: %s failed.  [man stap-perfctr]\n",
+			pass, pass == 1 ? "parse" : "analysis");
+		return -1;
+	}
+	rewrite__reads(&fe->model);
+	return 0;
 }
 
 /* stap --dump-functions, with the static tapset's functions (cpu_cycles()
@@ -360,6 +439,7 @@ int main(int argc, char **argv)
 	struct outdir out;
 	char **nargv;
 	const struct source *script;
+	const char *why;
 	int rc;
 
 	memset(&fe, 0, sizeof(fe));
@@ -392,16 +472,20 @@ int main(int argc, char **argv)
 	if (fe.cl.runtime && strcmp(fe.cl.runtime, "kernel") != 0)
 		die("perfctr counters need the kernel runtime; --runtime=%s "
 		    "cannot read them", fe.cl.runtime);
-	generate(&fe, &out);
-	nargv = stap_argv(&fe, &out);
+	why = generate(&fe, NULL, &out);
+	if (why)
+		die("%s", why);
+	nargv = stap_argv(&fe, &out, NULL);
 	set_staprun(&fe.paths);
-	script = fe.script >= 0 ? &fe.src[fe.script] : NULL;
-	if (script && script->changed && script->origin != SRC_ARG_E) {
+	script = script_copied(&fe);
+	if (script) {
 		/* passes 1-4 print the script (-p1), its probes (-p2), C
 		 * (-p3), a module path (-p4) on stdout: map it too; a run's
 		 * stdout is the script's own output, not ours to touch */
-		rc = spawn__run_mapped(fe.paths.real_stap, nargv, out.script,
-				       script->name, fe.cl.last_pass < 5);
+		struct spawn_map map = { out.script, script->name, script };
+
+		rc = spawn__run_mapped(fe.paths.real_stap, nargv, &map,
+				       fe.cl.last_pass < 5);
 		free(nargv);
 		release(&fe);
 		return rc;

@@ -10,11 +10,13 @@ translator_libtranslator_a_SOURCES = \
 	translator/parser.c translator/parser.h translator/parser_state.h \
 	translator/point.c \
 	translator/check.c translator/check.h \
+	translator/rewrite.c translator/rewrite.h \
 	translator/strbuf.c translator/strbuf.h \
 	translator/emit.c translator/emit.h \
 	translator/outdir.c translator/outdir.h \
 	translator/options.c translator/options.h \
 	translator/spawn.c translator/spawn.h \
+	translator/stapsays.c translator/stapsays.h \
 	translator/probematch.c translator/probematch.h \
 	translator/listing.c translator/listing.h \
 	translator/tapsets.c translator/tapsets.h
@@ -56,6 +58,8 @@ uninstall-stap-link:
 # Unit tests (testsuite/unit/translator): TAP programs.
 translator_tests = testsuite/unit/translator/test-lexer \
 	testsuite/unit/translator/test-parser \
+	testsuite/unit/translator/test-check \
+	testsuite/unit/translator/test-stapsays \
 	testsuite/unit/translator/test-options \
 	testsuite/unit/translator/test-probematch
 check_PROGRAMS += $(translator_tests)
@@ -70,6 +74,12 @@ testsuite_unit_translator_test_lexer_LDADD = $(translator_test_ldadd)
 testsuite_unit_translator_test_parser_SOURCES = testsuite/unit/translator/test-parser.c
 testsuite_unit_translator_test_parser_CPPFLAGS = $(translator_test_cppflags)
 testsuite_unit_translator_test_parser_LDADD = $(translator_test_ldadd)
+testsuite_unit_translator_test_check_SOURCES = testsuite/unit/translator/test-check.c
+testsuite_unit_translator_test_check_CPPFLAGS = $(translator_test_cppflags)
+testsuite_unit_translator_test_check_LDADD = $(translator_test_ldadd)
+testsuite_unit_translator_test_stapsays_SOURCES = testsuite/unit/translator/test-stapsays.c
+testsuite_unit_translator_test_stapsays_CPPFLAGS = $(translator_test_cppflags)
+testsuite_unit_translator_test_stapsays_LDADD = $(translator_test_ldadd)
 testsuite_unit_translator_test_options_SOURCES = testsuite/unit/translator/test-options.c
 testsuite_unit_translator_test_options_CPPFLAGS = $(translator_test_cppflags)
 testsuite_unit_translator_test_options_LDADD = $(translator_test_ldadd)
@@ -88,6 +98,10 @@ EXTRA_DIST += testsuite/unit/translator/frontend.test
 TESTS += testsuite/unit/translator/stap-options.test
 EXTRA_DIST += testsuite/unit/translator/stap-options.test \
 	testsuite/unit/translator/getopt-dump.c
+
+# Refused scripts: the real stap's own errors come first.
+TESTS += testsuite/unit/translator/stap-first.test
+EXTRA_DIST += testsuite/unit/translator/stap-first.test
 
 # --dump-counters and -l/-L 'perfctr...': answered without stap.
 TESTS += testsuite/unit/translator/listing.test

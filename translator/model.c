@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* model.c - storage for what the parser finds. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,22 @@ int model__event_fn(const char *name, size_t len)
 int model__user_defined(const struct model *m, enum read_kind kind)
 {
 	return !!(m->user_defined & (1u << kind));
+}
+
+void model__describe_read(const struct counter_read *r, char *buf,
+			  size_t len)
+{
+	const char *name = r->event_fn ? event_fns[r->event_fn - 1].name :
+			   read_kind_names[r->kind];
+
+	if (r->event_fn && event_fns[r->event_fn - 1].event)
+		snprintf(buf, len, "%s()", name);
+	else if (r->dynamic)
+		snprintf(buf, len, "%s(...)", name);
+	else
+		snprintf(buf, len, "%s%s(\"%s\"%s)",
+			 r->kind == READ_MACRO ? "@" : "", name, r->id,
+			 r->kind == READ_FN_DELTA ? ", ..." : "");
 }
 
 void model__init(struct model *m, char *const *args, int nargs)

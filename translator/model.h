@@ -78,12 +78,36 @@ struct event_fn {
 extern const struct event_fn event_fns[];
 extern const unsigned int nevent_fns;
 
+/* The probes a read sits in, by their points' first components: the task
+ * a probe runs in decides whether a .process counter can be read there.
+ * begin, end and error run in stap's own thread, never a followed task;
+ * a timer in whatever task it interrupts. */
+enum read_probe {
+	PROBE_BEGIN = 1,
+	PROBE_END = 2,
+	PROBE_ERROR = 4,
+	PROBE_TIMER = 8,		/* timer.* */
+	PROBE_OTHER = 16,
+};
+
 struct counter_read {
 	char id[PERFCTR_ID_MAX];	/* for an event_fn call: the event */
-	const struct source *src;
-	struct token where;
+	struct source *src;
+	struct token where;		/* a counter read's literal id, else name */
+	struct token name;		/* @perfctr, or the function's name */
+	size_t blank_off, blank_len;	/* the literal id (and perfctr_delta's
+					 * comma after it), which a rewritten
+					 * read no longer passes; blank_len 0
+					 * for a literal read: other arguments
+					 * than it takes, never rewritten */
 	enum read_kind kind;
 	unsigned int event_fn;		/* 1 + index in event_fns, or 0 */
+	int dynamic;			/* the id is an expression */
+	unsigned int probes;		/* PROBE_* of the probe it is in; 0 in
+					 * a function */
+	unsigned int counter;		/* 1 + index of the counter it reads
+					 * (check.c), or 0 */
+	unsigned int site;		/* 1 + its site (rewrite.c), or 0 */
 };
 
 struct model {
@@ -124,5 +148,9 @@ int model__active(const struct model *m);
 int model__event_fn(const char *name, size_t len);
 /* Is this way of reading defined by the script itself? */
 int model__user_defined(const struct model *m, enum read_kind kind);
+/* A read as the script writes it, for messages: @perfctr("ID"),
+ * perfctr_delta("ID", ...), cpu_cycles(), perfctr_read(...). */
+void model__describe_read(const struct counter_read *r, char *buf,
+			  size_t len);
 
 #endif /* PERFCTR_MODEL_H */

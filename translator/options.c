@@ -147,6 +147,9 @@ static void take_option(struct cmdline *cl, int opt)
 	case 'w':
 		cl->suppress_warnings = 1;
 		break;
+	case 'v':
+		cl->verbose++;
+		break;
 	case 'c': case 'x':
 		cl->has_target = 1;
 		break;
@@ -190,12 +193,13 @@ static void check_slots(struct cmdline *cl, int e_given)
 int cmdline__parse(struct cmdline *cl, int argc, char *const *argv)
 {
 	char **copy = malloc((argc + 1) * sizeof(*copy));
+	const char *last_arg = NULL;
 	int opt, i, e_given = 0;
 
 	memset(cl, 0, sizeof(*cl));
 	cl->argc = argc;
 	cl->argv = argv;
-	cl->script_index = cl->e_index = -1;
+	cl->script_index = cl->e_index = cl->end_of_options = -1;
 	cl->last_pass = 5;
 	cl->args = calloc(argc + 1, sizeof(*cl->args));
 	if (!copy || !cl->args) {
@@ -210,8 +214,14 @@ int cmdline__parse(struct cmdline *cl, int argc, char *const *argv)
 				  NULL)) != -1) {
 		if (opt == 'e')
 			e_given = 1;
+		last_arg = optarg;
 		take_option(cl, opt);
 	}
+	/* "--" ended the options, unless it was the last option's value */
+	if (optind > 0 && optind <= argc && !strcmp(copy[optind - 1], "--") &&
+	    copy[optind - 1] != last_arg)
+		cl->end_of_options = original_index(argv, argc,
+						    copy[optind - 1]);
 	for (i = optind; i < argc; i++) {
 		if (strstr(copy[i], "perfctr"))
 			cl->mentions_perfctr = 1;

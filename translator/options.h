@@ -23,6 +23,7 @@ struct cmdline {
 	char **args;		/* script arguments, in stap's order (owned) */
 	int nargs;
 	int last_pass;		/* -p N, default 5 */
+	int end_of_options;	/* argv index of the "--" that ends them, or -1 */
 	int dump_mode;		/* -l, -L, --dump-* */
 	int n_dump;		/* how many of those (stap takes one) */
 	int dump_functions;	/* --dump-functions: lists our tapset too */
@@ -30,6 +31,7 @@ struct cmdline {
 	int list_vars;		/* it was -L */
 	const char *dump_counters;	/* ours: --dump-counters[=FMT], FMT or "" */
 	int suppress_warnings;	/* -w */
+	int verbose;		/* -v, each one */
 	int has_runtime_dir;	/* -R */
 	const char *runtime;	/* --runtime=, --bpf, --dyninst; NULL = kernel */
 	const char *privilege;	/* --privilege= / --unprivileged */

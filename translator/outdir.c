@@ -111,12 +111,14 @@ static int write_file(const char *dir, const char *name, const char *text,
 	return write_file_at(path, text, len);
 }
 
-static int base_dir(char *buf, size_t len)
+static int base_dir(const char *under, char *buf, size_t len)
 {
 	const char *sd = getenv("SYSTEMTAP_DIR"), *home = getenv("HOME");
 	int n;
 
-	if (sd && *sd)
+	if (under)
+		n = snprintf(buf, len, "%s", under);
+	else if (sd && *sd)
 		n = snprintf(buf, len, "%s/perfctr", sd);
 	else if (home && *home)
 		n = snprintf(buf, len, "%s/.systemtap/perfctr", home);
@@ -126,11 +128,12 @@ static int base_dir(char *buf, size_t len)
 }
 
 int outdir__write(const struct generated *gen, const struct source *script,
-		  const char *script_name, struct outdir *out)
+		  const char *script_name, const char *under,
+		  struct outdir *out)
 {
 	uint64_t h = perfctr_hash__init();
 	char base[PATH_MAX];
-	int err = base_dir(base, sizeof(base));
+	int err = base_dir(under, base, sizeof(base));
 
 	if (err)
 		return err;
@@ -159,6 +162,25 @@ int outdir__write(const struct generated *gen, const struct source *script,
 	if (!script)
 		out->script[0] = '\0';
 	return err;
+}
+
+void outdir__remove(const struct outdir *out)
+{
+	char path[PATH_MAX + 32], *slash;
+
+	snprintf(path, sizeof(path), "%s/perfctr_gen.stp", out->dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/perfctr_gen.stpm", out->dir);
+	unlink(path);
+	rmdir(out->dir);
+	if (out->script[0])
+		unlink(out->script);
+	snprintf(path, sizeof(path), "%s", out->dir);
+	slash = strrchr(path, '/');	/* HASH/tapset: HASH */
+	if (slash) {
+		*slash = '\0';
+		rmdir(path);
+	}
 }
 
 static int c_source(const struct dirent *d)

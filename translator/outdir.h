@@ -19,10 +19,15 @@ struct outdir {
 };
 
 /* Writes gen (and the rewritten script, when given) and fills out.
- * script_name is the file name to give the rewritten script.
- * Returns 0 or a negative errno. */
+ * script_name is the file name to give the rewritten script; under is
+ * the directory to write in (NULL: $SYSTEMTAP_DIR/perfctr).  Returns 0
+ * or a negative errno. */
 int outdir__write(const struct generated *gen, const struct source *script,
-		  const char *script_name, struct outdir *out);
+		  const char *script_name, const char *under,
+		  struct outdir *out);
+
+/* Removes what outdir__write wrote (and its directories, once empty). */
+void outdir__remove(const struct outdir *out);
 
 /* Hash of the runtime sources in dir, as 16 hex digits: stap does not
  * hash #included files, so the generated text must change with them. */

@@ -35,6 +35,28 @@ static int at_point_end(struct parser *ps)
 	       is_op(ps, "=") || is_op(ps, "+=") || is(ps, TK_IDENT, "if");
 }
 
+/* The probes whose tasks matter to a read, by a point's first component;
+ * any other is PROBE_OTHER. */
+static const struct {
+	const char *name;
+	unsigned int probe;
+} probe_kinds[] = {
+	{ "begin", PROBE_BEGIN },
+	{ "end", PROBE_END },
+	{ "error", PROBE_ERROR },
+	{ "timer", PROBE_TIMER },
+};
+
+static unsigned int probe_kind(struct parser *ps)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(probe_kinds) / sizeof(probe_kinds[0]); i++)
+		if (is(ps, TK_IDENT, probe_kinds[i].name))
+			return probe_kinds[i].probe;
+	return PROBE_OTHER;
+}
+
 /* Any other probe point: skip it, parentheses balanced. */
 static void skip_point(struct parser *ps)
 {
@@ -201,6 +223,7 @@ static void probe_statement(struct parser *ps)
 	int nperf = 0, nother = 0, alias = 0;
 
 	memset(cs, 0, sizeof(cs));
+	ps->probes = 0;
 	next(ps);
 	for (;;) {
 		if (starts_perfctr_point(ps)) {
@@ -215,11 +238,13 @@ static void probe_statement(struct parser *ps)
 				goto fail;
 		} else {
 			nother++;
+			ps->probes |= probe_kind(ps);
 			skip_point(ps);
 		}
-		if (is_op(ps, "=") || is_op(ps, "+="))
+		if (is_op(ps, "=") || is_op(ps, "+=")) {
 			alias = 1;
-		else if (!is_op(ps, ","))
+			ps->probes = 0;	/* the body runs in what follows */
+		} else if (!is_op(ps, ","))
 			break;
 		next(ps);
 	}
@@ -240,6 +265,7 @@ static void probe_statement(struct parser *ps)
 	if (nperf == 1 && counter__samples(&cs[0])) {
 		if (sampling_statement(ps, &cs[0], &probe_tok, &point_tok) < 0)
 			goto fail;
+		ps->probes = PROBE_OTHER;	/* runs in the sampled task */
 		return;		/* on the body: the caller scans it */
 	}
 	if (check_context(ps, &probe_tok) < 0 || empty_body(ps) < 0 ||
@@ -255,21 +281,42 @@ fail:
 
 /* ------------------------------------------------------------------ reads */
 
-static void record_read(struct parser *ps, const struct token *where,
-			const struct token *id_tok, enum read_kind kind)
+/* A read at name (its first token), where the probe being scanned runs. */
+static struct counter_read *add_read(struct parser *ps,
+				     const struct token *name,
+				     enum read_kind kind)
 {
 	struct counter_read *r = model__add_read(ps->m);
 
 	r->src = ps->src;
-	r->where = *where;
+	r->name = r->where = *name;
 	r->kind = kind;
-	if (token__string_value(ps->src, id_tok, r->id, sizeof(r->id)) < 0)
+	r->probes = ps->probes;
+	return r;
+}
+
+/* A literal id at ps->t; a rewritten read blanks it, up to `to` (the id,
+ * or perfctr_delta's comma after it). */
+static struct counter_read *record_read(struct parser *ps,
+					const struct token *name,
+					const struct token *to,
+					enum read_kind kind)
+{
+	struct counter_read *r = add_read(ps, name, kind);
+
+	r->where = ps->t;
+	r->blank_off = ps->t.off;
+	r->blank_len = to->off + to->len - ps->t.off;
+	if (token__string_value(ps->src, &ps->t, r->id, sizeof(r->id)) < 0)
 		r->id[0] = '\0';	/* too long: reported as undeclared */
+	return r;
 }
 
 /* @perfctr("ID"), or @perfctr(@param) inside a macro body. */
 static void read_macro(struct parser *ps)
 {
+	struct token name = ps->t;
+
 	next(ps);
 	if (!is_op(ps, "(")) {
 		parse_error(ps, "expected '(' after @perfctr");
@@ -278,7 +325,7 @@ static void read_macro(struct parser *ps)
 	next(ps);
 	if (ps->t.kind == TK_STRING &&
 	    token__is(ps->src, peek(ps), TK_OPERATOR, ")")) {
-		record_read(ps, &ps->t, &ps->t, READ_MACRO);
+		record_read(ps, &name, &ps->t, READ_MACRO);
 	} else if (ps->t.kind == TK_AT && in_macro_body(ps)) {
 		ps->m->dynamic_reads = 1;
 	} else {
@@ -298,10 +345,14 @@ static enum read_kind read_function(struct parser *ps, const struct token *t)
 }
 
 /* perfctr_read("ID") and its kin are checked; perfctr_read(expr) is
- * looked up when it runs.  perfctr_stamp() names no counter. */
+ * looked up when it runs.  perfctr_stamp() names no counter.  A literal
+ * read with other arguments than its function takes is stap's to report:
+ * checked, never rewritten (blank_len 0). */
 static void read_call(struct parser *ps, enum read_kind kind)
 {
+	struct token name = ps->t;
 	const struct token *after;
+	int delta = kind == READ_FN_DELTA;
 
 	next(ps);		/* "(" */
 	if (kind == READ_FN_STAMP)
@@ -309,11 +360,17 @@ static void read_call(struct parser *ps, enum read_kind kind)
 	next(ps);
 	after = peek(ps);
 	if (ps->t.kind == TK_STRING &&
-	    (token__is(ps->src, after, TK_OPERATOR, ")") ||
-	     token__is(ps->src, after, TK_OPERATOR, ",")))
-		record_read(ps, &ps->t, &ps->t, kind);
-	else
+	    token__is(ps->src, after, TK_OPERATOR, delta ? "," : ")"))
+		record_read(ps, &name, delta ? after : &ps->t, kind);
+	else if (ps->t.kind == TK_STRING &&
+		 (token__is(ps->src, after, TK_OPERATOR, ")") ||
+		  token__is(ps->src, after, TK_OPERATOR, ",")))
+		record_read(ps, &name, &ps->t, kind)->blank_len = 0;
+	else {
+		if (!is_op(ps, ")"))
+			add_read(ps, &name, kind)->dynamic = 1;
 		ps->m->dynamic_reads = 1;
+	}
 }
 
 /* cpu_cycles() and kin name their event; perfctr_read_event("EVENT")
@@ -338,15 +395,15 @@ static void event_call(struct parser *ps, int fn)
 			    "translated", event_fns[fn].name);
 		return;
 	}
-	r = model__add_read(ps->m);
-	r->src = ps->src;
-	r->where = name;
-	r->kind = READ_FN_READ;
+	r = add_read(ps, &name, READ_FN_READ);
 	r->event_fn = fn + 1;
-	if (!event_fns[fn].event)
+	if (!event_fns[fn].event) {
 		token__string_value(ps->src, &ps->t, r->id, sizeof(r->id));
-	else
+		r->blank_off = ps->t.off;
+		r->blank_len = ps->t.len;
+	} else {
 		snprintf(r->id, sizeof(r->id), "%s", event_fns[fn].event);
+	}
 }
 
 /* ----------------------------------------------------- frames and macros */
@@ -432,6 +489,7 @@ static void function_definition(struct parser *ps)
 	enum read_kind k = read_function(ps, peek(ps));
 	int fn = event_fn_at(ps, peek(ps));
 
+	ps->probes = 0;		/* called from anywhere */
 	/* the script's own definitions win; a tapset's compete with ours */
 	if (k != READ_MACRO && ps->src->origin != SRC_TAPSET)
 		ps->m->user_defined |= 1u << k;

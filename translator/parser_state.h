@@ -33,6 +33,8 @@ struct parser {
 	int nframes;
 	struct frame frames[MODEL_COND_DEPTH * 2];
 	int deep;		/* frames open beyond frames[]: counted only */
+	unsigned int probes;	/* PROBE_* of the top-level statement whose
+				 * body is being scanned; 0 for a function */
 };
 
 /* ---------------------------------------------------------------- tokens */

@@ -92,9 +92,9 @@ void source__free(struct source *src)
 	src->text = src->as_read = NULL;
 }
 
-const char *source__line(const struct source *src, int line, size_t *len)
+static const char *line_of(const char *p, size_t n, int line, size_t *len)
 {
-	const char *p = source__as_read(src), *end = p + src->len, *eol;
+	const char *end = p + n, *eol;
 
 	while (--line > 0 && p < end) {
 		p = memchr(p, '\n', end - p);
@@ -106,6 +106,16 @@ const char *source__line(const struct source *src, int line, size_t *len)
 	eol = memchr(p, '\n', end - p);
 	*len = (eol ? eol : end) - p;
 	return p;
+}
+
+const char *source__line(const struct source *src, int line, size_t *len)
+{
+	return line_of(source__as_read(src), src->len, line, len);
+}
+
+const char *source__line_now(const struct source *src, int line, size_t *len)
+{
+	return line_of(src->text, src->len, line, len);
 }
 
 /* Keeps the text as read before the first rewrite: a message about a

@@ -43,6 +43,8 @@ static inline const char *source__as_read(const struct source *src)
 /* The text of line `line` (1-based) as read, without its newline: for
  * messages. */
 const char *source__line(const struct source *src, int line, size_t *len);
+/* The same line as rewritten: what stap reads. */
+const char *source__line_now(const struct source *src, int line, size_t *len);
 
 /* Replaces bytes [off, off+len) by spaces, keeping newlines: the rest of
  * the text keeps its line:column. */

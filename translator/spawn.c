@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* spawn.c - running the real stap, and perfctr-run for listings. */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -42,18 +43,68 @@ static void set_signals(void)
 	sigaction(SIGQUIT, &sa, NULL);
 }
 
-static void write_mapped(FILE *out, const char *text, size_t len,
-			 const char *from, const char *to)
+/* The line number after "COPY:" in a line of stap's ("... at
+ * COPY:LINE:COL"), or 0. */
+static int position_line(const char *p, size_t n, const char *copy)
 {
-	size_t flen = strlen(from);
-	const char *p = text, *end = text + len, *hit;
+	size_t clen = strlen(copy);
+	const char *hit = memmem(p, n, copy, clen);
 
-	while (p < end && (hit = memmem(p, end - p, from, flen)) != NULL) {
+	if (!hit || hit + clen >= p + n || hit[clen] != ':')
+		return 0;
+	return atoi(hit + clen + 1);
+}
+
+/* stap quotes the line it names under "source: ": from our copy, where
+ * the user's line says something else (a clause blanked, a read
+ * rewritten). */
+static int write_source_line(FILE *out, const char *p, size_t n,
+			     const struct spawn_map *map, int line)
+{
+	const char *q = memmem(p, n, "source: ", 8), *copy, *user;
+	size_t clen, ulen, lead;
+
+	if (!q || !map->src || line <= 0)
+		return 0;
+	lead = q + 8 - p;
+	copy = source__line_now(map->src, line, &clen);
+	if (strspn(p, " ") != (size_t)(q - p) || n - lead < clen ||
+	    memcmp(q + 8, copy, clen) || (n - lead > clen && q[8 + clen] != '\n'))
+		return 0;
+	user = source__line(map->src, line, &ulen);
+	fwrite(p, 1, lead, out);
+	fwrite(user, 1, ulen, out);
+	fwrite(q + 8 + clen, 1, n - lead - clen, out);
+	return 1;
+}
+
+static void write_line(FILE *out, const char *p, size_t n,
+		       const struct spawn_map *map, int *line)
+{
+	size_t flen = strlen(map->from);
+	const char *end = p + n, *hit;
+
+	if (write_source_line(out, p, n, map, *line))
+		return;
+	*line = position_line(p, n, map->from);
+	while (p < end && (hit = memmem(p, end - p, map->from, flen)) != NULL) {
 		fwrite(p, 1, hit - p, out);
-		fputs(to, out);
+		fputs(map->to, out);
 		p = hit + flen;
 	}
 	fwrite(p, 1, end - p, out);
+}
+
+void spawn__write_mapped(FILE *out, const char *text, size_t len,
+			 const struct spawn_map *map, int *line)
+{
+	const char *p = text, *end = text + len, *nl;
+
+	for (; p < end; p = nl) {
+		nl = memchr(p, '\n', end - p);
+		nl = nl ? nl + 1 : end;
+		write_line(out, p, nl - p, map, line);
+	}
 	fflush(out);
 }
 
@@ -64,10 +115,11 @@ struct relay {
 	FILE *out;
 	char *buf;
 	size_t len, cap;
+	int line;		/* the copy's line stap named last */
 };
 
 /* Reads what is there; false at EOF or on an error. */
-static int relay_read(struct relay *r, const char *from, const char *to)
+static int relay_read(struct relay *r, const struct spawn_map *map)
 {
 	char chunk[4096], *nl, *grown;
 	ssize_t n = read(r->fd, chunk, sizeof(chunk));
@@ -76,7 +128,7 @@ static int relay_read(struct relay *r, const char *from, const char *to)
 	if (n < 0 && errno == EINTR)
 		return 1;
 	if (n <= 0) {
-		write_mapped(r->out, r->buf, r->len, from, to);
+		spawn__write_mapped(r->out, r->buf, r->len, map, &r->line);
 		r->len = 0;
 		return 0;
 	}
@@ -92,15 +144,14 @@ static int relay_read(struct relay *r, const char *from, const char *to)
 	nl = memrchr(r->buf, '\n', r->len);
 	if (nl) {
 		line = nl + 1 - r->buf;
-		write_mapped(r->out, r->buf, line, from, to);
+		spawn__write_mapped(r->out, r->buf, line, map, &r->line);
 		memmove(r->buf, r->buf + line, r->len - line);
 		r->len -= line;
 	}
 	return 1;
 }
 
-static void relay_all(struct relay *r, int n, const char *from,
-		      const char *to)
+static void relay_all(struct relay *r, int n, const struct spawn_map *map)
 {
 	struct pollfd p[2];
 	int i, open = n;
@@ -115,7 +166,7 @@ static void relay_all(struct relay *r, int n, const char *from,
 		}
 		for (i = 0; i < n; i++)
 			if (r[i].fd >= 0 && p[i].revents &&
-			    !relay_read(&r[i], from, to)) {
+			    !relay_read(&r[i], map)) {
 				close(r[i].fd);
 				r[i].fd = -1;
 				open--;
@@ -142,13 +193,15 @@ static int exit_status(int status)
 	return 1;
 }
 
-/* Forks and execs path; with err_pipe (and out_pipe), the child's
- * stderr (and stdout) is that pipe's write end.  Signals to us go on to
- * the child from now on. */
-static pid_t start(const char *path, char *const *argv, const int *err_pipe,
-		   const int *out_pipe)
+/* Forks and execs path; the child's stdout and stderr become out_fd and
+ * err_fd where they are not -1 (write ends, closed after), and it closes
+ * the read ends ours[0..1] (-1: none).  Signals to us go on to the child
+ * from now on. */
+static pid_t start(const char *path, char *const *argv, int out_fd,
+		   int err_fd, const int ours[2])
 {
 	pid_t pid;
+	int i;
 
 	fflush(NULL);
 	pid = fork();
@@ -159,16 +212,13 @@ static pid_t start(const char *path, char *const *argv, const int *err_pipe,
 		}
 		return pid;
 	}
-	if (out_pipe) {
-		dup2(out_pipe[1], STDOUT_FILENO);
-		close(out_pipe[0]);
-		close(out_pipe[1]);
-	}
-	if (err_pipe) {
-		dup2(err_pipe[1], STDERR_FILENO);
-		close(err_pipe[0]);
-		close(err_pipe[1]);
-	}
+	for (i = 0; i < 2; i++)
+		if (ours[i] >= 0)
+			close(ours[i]);
+	if (out_fd >= 0 && dup2(out_fd, STDOUT_FILENO) >= 0)
+		close(out_fd);
+	if (err_fd >= 0 && dup2(err_fd, STDERR_FILENO) >= 0)
+		close(err_fd);
 	execv(path, argv);
 	fprintf(stderr, "stap-perfctr: cannot run %s: %s\n", path,
 		strerror(errno));
@@ -187,13 +237,39 @@ static int wait_for(pid_t pid)
 
 int spawn__run(const char *path, char *const *argv)
 {
-	pid_t pid = start(path, argv, NULL, NULL);
+	static const int none[2] = { -1, -1 };
+	pid_t pid = start(path, argv, -1, -1, none);
 
 	return pid < 0 ? 1 : wait_for(pid);
 }
 
-int spawn__run_mapped(const char *path, char *const *argv, const char *from,
-		      const char *to, int map_stdout)
+int spawn__capture(const char *path, char *const *argv, struct strbuf *err)
+{
+	int fds[2], none[2] = { -1, -1 }, null = open("/dev/null", O_WRONLY);
+	char chunk[4096];
+	ssize_t n;
+	pid_t pid;
+
+	if (null < 0)
+		return -1;
+	if (pipe(fds) < 0) {
+		close(null);
+		return -1;
+	}
+	none[0] = fds[0];
+	pid = start(path, argv, null, fds[1], none);
+	close(null);
+	close(fds[1]);
+	while (pid > 0 && ((n = read(fds[0], chunk, sizeof(chunk))) > 0 ||
+			   (n < 0 && errno == EINTR)))
+		if (n > 0)
+			strbuf__add(err, chunk, n);
+	close(fds[0]);
+	return pid < 0 ? -1 : wait_for(pid);
+}
+
+int spawn__run_mapped(const char *path, char *const *argv,
+		      const struct spawn_map *map, int map_stdout)
 {
 	struct relay r[2] = { { .out = stderr }, { .out = stdout } };
 	int err[2], out[2] = { -1, -1 }, n = map_stdout ? 2 : 1;
@@ -206,7 +282,8 @@ int spawn__run_mapped(const char *path, char *const *argv, const char *from,
 		close(err[1]);
 		return 1;
 	}
-	pid = start(path, argv, err, map_stdout ? out : NULL);
+	pid = start(path, argv, map_stdout ? out[1] : -1, err[1],
+		    (const int[2]){ err[0], map_stdout ? out[0] : -1 });
 	close(err[1]);
 	if (map_stdout)
 		close(out[1]);
@@ -218,7 +295,7 @@ int spawn__run_mapped(const char *path, char *const *argv, const char *from,
 			close(out[0]);
 		return 1;
 	}
-	relay_all(r, n, from, to);
+	relay_all(r, n, map);
 	return wait_for(pid);
 }
 

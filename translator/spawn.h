@@ -8,6 +8,11 @@
 #ifndef PERFCTR_SPAWN_H
 #define PERFCTR_SPAWN_H
 
+#include <stdio.h>
+
+#include "source.h"
+#include "strbuf.h"
+
 /* execv, nothing else; returns only on failure (-errno). */
 int spawn__exec(const char *path, char *const *argv);
 
@@ -15,12 +20,30 @@ int spawn__exec(const char *path, char *const *argv);
  * (a child killed by a signal: as spawn__run_mapped). */
 int spawn__run(const char *path, char *const *argv);
 
-/* Runs path with argv; every occurrence of `from` in its stderr (and,
- * with map_stdout, its stdout) is written as `to`.  Returns the exit
- * status to exit with (a child killed by a signal is reported as 128 +
- * signal, after re-raising it on ourselves where that terminates us). */
-int spawn__run_mapped(const char *path, char *const *argv, const char *from,
-		      const char *to, int map_stdout);
+/* What a relay of stap's messages writes otherwise: our copy's path
+ * (from) as the user's (to), and a line of the copy that stap quotes
+ * ("source: " under an "at COPY:LINE:COL") as the user wrote it (src: the
+ * copy, rewritten and as read; NULL: none). */
+struct spawn_map {
+	const char *from, *to;
+	const struct source *src;
+};
+
+/* Runs path with argv; its stderr (and, with map_stdout, its stdout) is
+ * written mapped.  Returns the exit status to exit with (a child killed
+ * by a signal is reported as 128 + signal, after re-raising it on
+ * ourselves where that terminates us). */
+int spawn__run_mapped(const char *path, char *const *argv,
+		      const struct spawn_map *map, int map_stdout);
+
+/* Runs path with argv, its stdout to /dev/null and its stderr into err.
+ * Returns its exit status (as spawn__run), or -1 if it could not run. */
+int spawn__capture(const char *path, char *const *argv, struct strbuf *err);
+
+/* Writes text (whole lines) mapped; *line carries the copy's line stap
+ * named last from one call to the next (0 to begin). */
+void spawn__write_mapped(FILE *out, const char *text, size_t len,
+			 const struct spawn_map *map, int *line);
 
 /* Runs path with argv and reads its stdout (its stderr is ours) into
  * *out (malloc'd, NUL-terminated, *len bytes).  Returns 0; its exit

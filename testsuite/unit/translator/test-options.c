@@ -43,6 +43,21 @@ static void scripts_and_args(void)
 	ok(cl.script_index == 1 && cl.nargs == 1, "- is the script (stdin)");
 }
 
+/* Where the options end (an -pN of ours goes before it), -v counted. */
+static void end_and_verbose(void)
+{
+	PARSE("-v", "s.stp", "--", "-p4");
+	ok(cl.end_of_options == 3 && cl.verbose == 1 && cl.last_pass == 5,
+	   "-- after the script ends the options: argv[3]");
+	PARSE("-vv", "--", "s.stp");
+	ok(cl.end_of_options == 2 && cl.verbose == 2, "-- before the script");
+	PARSE("-c", "--", "-v", "s.stp");
+	ok(cl.end_of_options == -1 && cl.verbose == 1 && cl.script_index == 4,
+	   "-c's argument \"--\" does not end the options");
+	PARSE("s.stp", "a");
+	is_int(cl.end_of_options, -1, "no --: -1");
+}
+
 static void option_arguments(void)
 {
 	PARSE("-c", "ls -l", "-x", "12", "-D", "A=1", "-I", "d", "-B", "V=1",
@@ -85,6 +100,7 @@ static void modes(void)
 int main(void)
 {
 	scripts_and_args();
+	end_and_verbose();
 	option_arguments();
 	modes();
 	cmdline__free(&cl);

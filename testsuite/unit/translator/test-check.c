@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test-check.c - what the checker decides and what follows from it: the
+ * scope a counter gets without one (per CPU, target or not; a sampling
+ * clause follows the target), the probes each read sits in and the reads
+ * a scope cannot answer there, the -v notes, and each read rewritten as a
+ * call of its own site, which the generated tapset defines.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "emit.h"
+#include "parser.h"
+#include "rewrite.h"
+#include "tap.h"
+
+struct run {
+	struct source src;
+	struct model m;
+	struct diag d;
+	char *msgs;
+	size_t msgs_len;
+	int errors;		/* parse and check */
+};
+
+/* Parses text as t.stp and, if that went well, checks it; has_target as
+ * stap -c/-x sets it. */
+static void run(struct run *r, const char *text, int has_target)
+{
+	FILE *out = open_memstream(&r->msgs, &r->msgs_len);
+
+	source__from_string(&r->src, SRC_FILE, "t.stp", text, -1);
+	model__init(&r->m, NULL, 0);
+	r->m.has_target = has_target;
+	diag__init(&r->d, out);
+	r->errors = parser__run(&r->src, &r->m, &r->d);
+	if (!r->errors)
+		r->errors = check__run(&r->m, &r->d);
+	fclose(out);
+}
+
+static void done(struct run *r)
+{
+	source__free(&r->src);
+	model__free(&r->m);
+	free(r->msgs);
+}
+
+/* ------------------------------------------------------- default scopes */
+
+static void default_scopes(void)
+{
+	static const char text[] =
+		"probe perfctr.event(\"cycles\").counter(\"c\") {}\n"
+		"probe perfctr.event(\"cycles\").sample(100000) { n++ }\n"
+		"probe kprobe.function(\"f\") { x = @perfctr(\"c\") + "
+		"cpu_cycles() }\n";
+	int target;
+
+	for (target = 0; target < 2; target++) {
+		struct run r;
+
+		run(&r, text, target);
+		ok(!r.errors && r.m.ncounters == 3 &&
+		   r.m.counters[0].scope == PERFCTR_SCOPE_CPU &&
+		   r.m.counters[2].scope == PERFCTR_SCOPE_CPU,
+		   "%s: a counter without a scope and an event function's "
+		   "count per CPU", target ? "-c/-x" : "no target");
+		ok(!r.errors && r.m.counters[1].scope ==
+		   (target ? PERFCTR_SCOPE_PROCESS : PERFCTR_SCOPE_CPU),
+		   "%s: a sampling clause without a scope samples %s",
+		   target ? "-c/-x" : "no target",
+		   target ? "the target" : "per CPU");
+		done(&r);
+	}
+}
+
+/* ------------------------------------------------ where reads are made */
+
+static void read_probes(void)
+{
+	static const struct {
+		const char *text;
+		unsigned int probes;
+	} cases[] = {
+		{ "probe begin { x = @perfctr(\"c\") }", PROBE_BEGIN },
+		{ "probe end(9) { x = perfctr_read(\"c\") }", PROBE_END },
+		{ "probe error { x = @perfctr(\"c\") }", PROBE_ERROR },
+		{ "probe timer.ms(100) { x = @perfctr(\"c\") }", PROBE_TIMER },
+		{ "probe kprobe.function(\"f\") { x = @perfctr(\"c\") }",
+		  PROBE_OTHER },
+		{ "probe begin, timer.s(1), kernel.function(\"f\")? "
+		  "{ x = @perfctr(\"c\") }",
+		  PROBE_BEGIN | PROBE_TIMER | PROBE_OTHER },
+		{ "probe my = begin, end { x = @perfctr(\"c\") }",
+		  PROBE_BEGIN | PROBE_END },
+		{ "function f() { return @perfctr(\"c\") }", 0 },
+		{ "probe perfctr.event(\"x\").sample(9) { y = @perfctr(\"c\") }",
+		  PROBE_OTHER },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct run r;
+		struct diag d;
+		FILE *null = fopen("/dev/null", "w");
+
+		source__from_string(&r.src, SRC_FILE, "t.stp", cases[i].text, -1);
+		model__init(&r.m, NULL, 0);
+		diag__init(&d, null);
+		r.errors = parser__run(&r.src, &r.m, &d);
+		ok(!r.errors && r.m.nreads == 1 &&
+		   r.m.reads[0].probes == cases[i].probes,
+		   "read's probes %#x: %s", cases[i].probes, cases[i].text);
+		fclose(null);
+		source__free(&r.src);
+		model__free(&r.m);
+	}
+}
+
+/* ---------------------------------------- reads a scope cannot answer */
+
+struct scope_case {
+	const char *clause;	/* the counter "c" */
+	const char *probe;	/* a probe with a read of it */
+	int errors, warnings;
+	const char *msg, *at;
+};
+
+static const struct scope_case scope_cases[] = {
+	{ "", "probe end { x = perfctr_total(\"c\") }", 1, 0,
+	  "perfctr_total(\"c\"): counter \"c\" counts .cpu (per CPU: every "
+	  "task on the CPU), and only a .process counter has a total: "
+	  "declare it .process", "t.stp:2:17" },
+	{ ".thread", "probe timer.s(1) { x = perfctr_total(\"c\") }", 1, 0,
+	  "counter \"c\" counts .thread (per thread: each thread's own "
+	  "count), and only a .process counter has a total", "t.stp:2:24" },
+	{ ".process", "probe end { x = perfctr_total(\"c\") }", 0, 0, NULL,
+	  NULL },
+	{ ".process", "probe begin { x = @perfctr(\"c\") }", 1, 0,
+	  "@perfctr(\"c\") reads this thread's count of the .process counter "
+	  "\"c\", and begin probes never run in a followed task: read "
+	  "perfctr_total(\"c\"), the target's tasks together", "t.stp:2:19" },
+	{ ".process", "probe end { x = perfctr_read(\"c\") }", 1, 0,
+	  "perfctr_read(\"c\") reads this thread's count of the .process "
+	  "counter \"c\", and end probes never run", "t.stp:2:17" },
+	{ ".process", "probe error { x = perfctr_delta(\"c\", 0, 1) }", 1, 0,
+	  "perfctr_delta(\"c\", ...) reads this thread's count of the .process "
+	  "counter \"c\", and error probes never run", "t.stp:2:19" },
+	{ ".process", "probe begin, end { x = @perfctr(\"c\") }", 1, 0,
+	  "and begin or end probes never run in a followed task",
+	  "t.stp:2:24" },
+	{ ".process", "probe timer.ms(10) { x = @perfctr(\"c\") }", 0, 1,
+	  "@perfctr(\"c\") in a timer probe reads the .process counter \"c\" "
+	  "of the task the timer interrupts, and fails unless it is a "
+	  "followed task", "t.stp:2:26" },
+	{ ".process", "probe kprobe.function(\"f\") { x = @perfctr(\"c\") }",
+	  0, 0, NULL, NULL },
+	{ ".process", "probe begin, kprobe.function(\"f\") "
+	  "{ x = @perfctr(\"c\") }", 0, 0, NULL, NULL },
+	{ ".process", "function f() { return @perfctr(\"c\") }\n"
+	  "probe begin { x = f() }", 0, 0, NULL, NULL },
+	{ ".process(\"/no/such/prog\")", "probe end { x = @perfctr(\"c\") }", 1, 0,
+	  "end probes never run in a followed task", "t.stp:2:17" },
+};
+
+static void read_scopes(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(scope_cases) / sizeof(scope_cases[0]); i++) {
+		const struct scope_case *c = &scope_cases[i];
+		char text[512];
+		struct run r;
+		int good;
+
+		snprintf(text, sizeof(text), "probe perfctr.event(\"x\")%s"
+			 ".counter(\"c\") {}\n%s\n", c->clause, c->probe);
+		run(&r, text, 1);
+		good = r.errors == c->errors && r.d.warnings == c->warnings &&
+		       (!c->msg || (strstr(r.msgs, c->msg) &&
+				    strstr(r.msgs, c->at)));
+		ok(good, "%.*s: %d error(s), %d warning(s)%s%s",
+		   (int)strcspn(c->probe, "\n"), c->probe, c->errors,
+		   c->warnings, c->at ? " at " : "", c->at ? c->at : "");
+		if (!good)
+			printf("# %s\n", r.msgs);
+		done(&r);
+	}
+}
+
+/* ------------------------------------------------------------ -v notes */
+
+static void notes(void)
+{
+	static const char text[] =
+		"probe perfctr.event(\"page-faults\").counter(\"pf\") {}\n"
+		"probe perfctr.event(\"cycles\").cpu.counter(\"c\") {}\n"
+		"probe perfctr.event(\"cycles\").thread.counter(\"t\") {}\n"
+		"probe perfctr.event(\"cycles\").process(\"/no/such/prog\")"
+		".counter(\"p\") {}\n"
+		"probe perfctr.event(\"cycles\").sample(100000) { n++ }\n"
+		"probe kprobe.function(\"f\") { x = @perfctr(\"pf\") + "
+		"@perfctr(\"c\") + @perfctr(\"t\") + @perfctr(\"p\") + "
+		"instructions() }\n";
+	int target;
+
+	for (target = 0; target < 2; target++) {
+		char *msgs = NULL;
+		size_t len = 0;
+		struct run r;
+
+		run(&r, text, target);
+		r.d.out = open_memstream(&msgs, &len);
+		check__describe(&r.m, &r.d);
+		fclose(r.d.out);
+		ok(!r.errors && strstr(msgs, target ?
+		   "stap-perfctr: t.stp:1:1: counter \"pf\": page-faults, .cpu "
+		   "(per CPU: every task on the CPU); add .process to count "
+		   "only the target\n" :
+		   "stap-perfctr: t.stp:1:1: counter \"pf\": page-faults, .cpu "
+		   "(per CPU: every task on the CPU)\n"),
+		   "%s: a counter without a scope: per CPU%s", target ?
+		   "-c/-x" : "no target", target ? ", and how to count only "
+		   "the target" : "");
+		ok(strstr(msgs, "t.stp:2:1: counter \"c\": cycles, .cpu (per "
+			  "CPU: every task on the CPU)\n") &&
+		   strstr(msgs, "t.stp:3:1: counter \"t\": cycles, .thread (per "
+			  "thread: each thread's own count)\n") &&
+		   strstr(msgs, "t.stp:4:1: counter \"p\": cycles, "
+			  ".process(\"/no/such/prog\") (counts in every task "
+			  "running it)\n"),
+		   "%s: scopes given: no hint", target ? "-c/-x" : "no target");
+		ok(strstr(msgs, target ?
+			  "t.stp:5:1: sampling probe: cycles, .process (samples "
+			  "the target's tasks)\n" :
+			  "t.stp:5:1: sampling probe: cycles, .cpu (samples every "
+			  "task on the CPU)\n"),
+		   "%s: the sampling clause's scope", target ?
+		   "-c/-x" : "no target");
+		ok(strstr(msgs, target ? "instructions(): instructions, .cpu "
+			  "(per CPU: every task on the CPU); a clause with "
+			  ".process counts only the target\n" :
+			  "instructions(): instructions, .cpu (per CPU: every "
+			  "task on the CPU)\n"),
+		   "%s: the event function's note", target ?
+		   "-c/-x" : "no target");
+		is_int(r.d.warnings + r.d.errors, 0, "notes are not counted");
+		free(msgs);
+		done(&r);
+	}
+}
+
+/* ------------------------------------------------------- read sites */
+
+static void sites(void)
+{
+	static const char text[] =
+		"probe perfctr.event(\"x\").counter(\"c\") {}\n"
+		"probe perfctr.event(\"y\").thread.counter(\"t\") {}\n"
+		"probe kprobe.function(\"f\") { a = @perfctr(\"c\"); "
+		"b = perfctr_read(\"t\")\n"
+		"  d = perfctr_delta(\"c\", a, s); e = perfctr_read(v)\n"
+		"  g = cpu_cycles() + perfctr_read_event(\"cycles:u\"); "
+		"h = perfctr_total(v); s = perfctr_stamp() }\n";
+	static const char want[] =
+		"                                        \n"
+		"                                               \n"
+		"probe kprobe.function(\"f\") { a = __pc0   (   ); "
+		"b = __pc1       (   )\n"
+		"  d = __pc2        (     a, s); e = __pc3       (v)\n"
+		"  g = __pc4     () + __pc5             (          ); "
+		"h = __pc6        (v); s = perfctr_stamp() }\n";
+	struct emit_opts opts = { "/rt", "0123456789abcdef", "stapdev" };
+	struct generated gen;
+	struct run r;
+
+	run(&r, text, 0);
+	is_int(r.errors, 0, "reads of every kind check");
+	is_int(rewrite__reads(&r.m), 7, "seven sites");
+	is_str(r.src.text, want, "each read's name is its site's, the literal "
+	       "id (and perfctr_delta's comma) blanked, all else in place");
+	ok(!emit__generate(&r.m, &opts, &gen), "the tapset is generated");
+	like(gen.stp.buf, "#define PERFCTR_NSITES 7\n", "seven sites in C");
+	like(gen.stp.buf, "\t\"@perfctr(\\042c\\042) at t.stp:3:34\",\n"
+	     "\t\"perfctr_read(\\042t\\042) at t.stp:3:53\",\n"
+	     "\t\"perfctr_delta(\\042c\\042, ...) at t.stp:4:7\",\n"
+	     "\t\"perfctr_read(...) at t.stp:4:37\",\n"
+	     "\t\"cpu_cycles() at t.stp:5:7\",\n"
+	     "\t\"perfctr_read_event(\\042cycles:u\\042) at t.stp:5:22\",\n"
+	     "\t\"perfctr_total(...) at t.stp:5:58\",\n\tNULL\n};\n",
+	     "perfctr_sites[]: each read as written, at its name");
+	like(gen.stp.buf, "function __pc0:long () %{ /* pure */ /* unprivileged "
+	     "*/ PERFCTR_READ(perfctr_read_local, 0, \"counter \\042c\\042\", "
+	     "0); %}\n", "a per-CPU @perfctr: the read itself, site 0");
+	like(gen.stp.buf, "function __pc1:long () %{ /* pure */ /* unprivileged "
+	     "*/ PERFCTR_READ(perfctr_read_thread, 1, \"counter \\042t\\042\", "
+	     "1); %}\n", "a .thread perfctr_read: its scope's read");
+	like(gen.stp.buf, "function __pc2:long (start:long, stamp:long) %{ /* "
+	     "pure */ /* unprivileged */ PERFCTR_DELTA(perfctr_read_local, 0, "
+	     "\"counter \\042c\\042\", 2, STAP_ARG_start, STAP_ARG_stamp, 1); "
+	     "%}\n", "perfctr_delta of a per-CPU counter: the stamp checked");
+	like(gen.stp.buf, "function __pc3:long (id:string) { return "
+	     "__perfctr_read_at(id, 3) }\n", "perfctr_read(v): looked up, "
+	     "with its site");
+	like(gen.stp.buf, "function __pc4:long () %{ /* pure */ /* unprivileged "
+	     "*/ PERFCTR_READ(perfctr_read_local, 2, \"event \\042cycles\\042\""
+	     ", 4); %}\n", "cpu_cycles(): the event named");
+	like(gen.stp.buf, "function __pc6:long (id:string) { return "
+	     "__perfctr_total_at(id, 6) }\n", "perfctr_total(v)");
+	like(gen.stp.buf, "function perfctr_read:long (id:string) { return "
+	     "__perfctr_read_at(id, -1) }\n", "perfctr_read(id) for tapsets: "
+	     "no site");
+	emit__free(&gen);
+	done(&r);
+}
+
+/* What stays as written: the script's own functions and macro, calls
+ * with arguments the function does not take (each text: a first line,
+ * then the read). */
+static void not_rewritten(void)
+{
+	static const char *const texts[] = {
+		"function perfctr_read:long (id:string) { return 1 }\n"
+		"probe begin { x = perfctr_read(\"c\") }\n",
+		"@define perfctr(x) %( 1 %)\nprobe begin { x = @perfctr(\"c\") }\n",
+		"function cpu_cycles() { return 1 }\n"
+		"probe begin { x = cpu_cycles() }\n",
+		"# arguments the functions do not take\n"
+		"probe begin { x = perfctr_read(\"c\", 1) + perfctr_delta(\"c\") "
+		"+ perfctr_stamp() }\n",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		const char *read = strchr(texts[i], '\n') + 1;
+		char text[512];
+		struct run r;
+
+		snprintf(text, sizeof(text), "probe perfctr.event(\"x\")"
+			 ".counter(\"c\") {}\n%s", texts[i]);
+		run(&r, text, 0);
+		ok(rewrite__reads(&r.m) == 0 && strstr(r.src.text, read),
+		   "not rewritten: %.*s", (int)strcspn(read, "\n"), read);
+		done(&r);
+	}
+}
+
+static void tapset_not_rewritten(void)
+{
+	struct run r;
+	struct source ts;
+	FILE *null = fopen("/dev/null", "w");
+
+	source__from_string(&ts, SRC_TAPSET, "/ts/a.stp",
+			    "function f() { return cpu_cycles() + "
+			    "@perfctr(\"c\") }\n", -1);
+	source__from_string(&r.src, SRC_FILE, "t.stp",
+			    "probe perfctr.event(\"x\").counter(\"c\") {}\n"
+			    "probe begin { x = f() }\n", -1);
+	model__init(&r.m, NULL, 0);
+	diag__init(&r.d, null);
+	r.errors = parser__run(&r.src, &r.m, &r.d) +
+		   parser__run(&ts, &r.m, &r.d) + check__run(&r.m, &r.d);
+	ok(!r.errors && rewrite__reads(&r.m) == 0 && !ts.changed,
+	   "a tapset's reads are checked, never rewritten");
+	fclose(null);
+	source__free(&ts);
+	source__free(&r.src);
+	model__free(&r.m);
+}
+
+int main(void)
+{
+	default_scopes();
+	read_probes();
+	read_scopes();
+	notes();
+	sites();
+	not_rewritten();
+	tapset_not_rewritten();
+	return tap_done();
+}
