@@ -330,7 +330,8 @@ static void stap_first(struct frontend *fe, int pass)
 		argv = stap_argv(fe, &out, pass == 1 ? "-p1" : "-p2");
 		if (fe->stdin_consumed)
 			restore_stdin(&fe->src[fe->script]);
-		if (spawn__capture(fe->paths.real_stap, argv, &err) > 0) {
+		if (spawn__capture(fe->paths.real_stap, argv, STDERR_FILENO, 1,
+				   &err) > 0) {
 			hide[0] = out.dir;
 			hide[1] = fe->paths.tapset;
 			hide[2] = fe->paths.runtime;

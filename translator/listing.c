@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "libperfctr.h"
 #include "listing.h"
@@ -72,14 +73,17 @@ static void names_free(struct names *n)
 static int names_read(const char *helper, struct names *n)
 {
 	char *argv[] = { (char *)helper, "--dump-counters=names", NULL };
+	struct strbuf out = { 0 };
 	char *line, *next, *tab;
-	size_t len;
 	int ret;
 
 	memset(n, 0, sizeof(*n));
-	ret = spawn__capture(helper, argv, &n->text, &len);
-	if (ret)
-		return ret;
+	ret = spawn__capture(helper, argv, STDOUT_FILENO, 0, &out);
+	if (ret) {
+		strbuf__free(&out);
+		return ret < 0 ? -EAGAIN : ret;
+	}
+	n->text = out.buf;
 	for (line = n->text; line && *line; line = next) {
 		next = strchr(line, '\n');
 		if (next)

@@ -243,27 +243,33 @@ int spawn__run(const char *path, char *const *argv)
 	return pid < 0 ? 1 : wait_for(pid);
 }
 
-int spawn__capture(const char *path, char *const *argv, struct strbuf *err)
+int spawn__capture(const char *path, char *const *argv, int fd,
+		   int other_null, struct strbuf *sb)
 {
-	int fds[2], none[2] = { -1, -1 }, null = open("/dev/null", O_WRONLY);
+	int fds[2], none[2] = { -1, -1 }, other = -1;
 	char chunk[4096];
 	ssize_t n;
 	pid_t pid;
 
-	if (null < 0)
+	if (other_null && (other = open("/dev/null", O_WRONLY)) < 0)
 		return -1;
 	if (pipe(fds) < 0) {
-		close(null);
+		if (other >= 0)
+			close(other);
 		return -1;
 	}
 	none[0] = fds[0];
-	pid = start(path, argv, null, fds[1], none);
-	close(null);
+	if (fd == STDOUT_FILENO)
+		pid = start(path, argv, fds[1], other, none);
+	else
+		pid = start(path, argv, other, fds[1], none);
+	if (other >= 0)
+		close(other);
 	close(fds[1]);
 	while (pid > 0 && ((n = read(fds[0], chunk, sizeof(chunk))) > 0 ||
 			   (n < 0 && errno == EINTR)))
 		if (n > 0)
-			strbuf__add(err, chunk, n);
+			strbuf__add(sb, chunk, n);
 	close(fds[0]);
 	return pid < 0 ? -1 : wait_for(pid);
 }
@@ -297,53 +303,4 @@ int spawn__run_mapped(const char *path, char *const *argv,
 	}
 	relay_all(r, n, map);
 	return wait_for(pid);
-}
-
-int spawn__capture(const char *path, char *const *argv, char **out,
-		   size_t *len)
-{
-	size_t cap = 0, grown_cap;
-	int fds[2], rc, err = 0;
-	char *buf = NULL, *grown;
-	ssize_t n;
-	pid_t pid;
-
-	*out = NULL;
-	*len = 0;
-	if (pipe(fds) < 0)
-		return -errno;
-	pid = start(path, argv, NULL, fds);
-	close(fds[1]);
-	if (pid < 0) {
-		close(fds[0]);
-		return -EAGAIN;
-	}
-	for (;;) {
-		if (*len + 1 >= cap) {
-			grown_cap = cap ? 2 * cap : 65536;
-			grown = realloc(buf, grown_cap);
-			if (!grown) {
-				err = -ENOMEM;
-				break;
-			}
-			buf = grown;
-			cap = grown_cap;
-		}
-		n = read(fds[0], buf + *len, cap - *len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		*len += n;
-	}
-	close(fds[0]);
-	rc = wait_for(pid);
-	if (err || rc) {
-		free(buf);
-		*len = 0;
-		return err ? err : rc;
-	}
-	buf[*len] = '\0';
-	*out = buf;
-	return 0;
 }

@@ -36,19 +36,16 @@ struct spawn_map {
 int spawn__run_mapped(const char *path, char *const *argv,
 		      const struct spawn_map *map, int map_stdout);
 
-/* Runs path with argv, its stdout to /dev/null and its stderr into err.
- * Returns its exit status (as spawn__run), or -1 if it could not run. */
-int spawn__capture(const char *path, char *const *argv, struct strbuf *err);
+/* Runs path with argv and adds what it writes to fd (STDOUT_FILENO or
+ * STDERR_FILENO) to sb; its other stream goes to /dev/null when
+ * other_null, else to ours.  Returns its exit status (as spawn__run), or
+ * -1 if it could not run. */
+int spawn__capture(const char *path, char *const *argv, int fd,
+		   int other_null, struct strbuf *sb);
 
 /* Writes text (whole lines) mapped; *line carries the copy's line stap
  * named last from one call to the next (0 to begin). */
 void spawn__write_mapped(FILE *out, const char *text, size_t len,
 			 const struct spawn_map *map, int *line);
-
-/* Runs path with argv and reads its stdout (its stderr is ours) into
- * *out (malloc'd, NUL-terminated, *len bytes).  Returns 0; its exit
- * status when not 0 (*out NULL); or a negative errno. */
-int spawn__capture(const char *path, char *const *argv, char **out,
-		   size_t *len);
 
 #endif /* PERFCTR_SPAWN_H */
