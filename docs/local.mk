@@ -16,7 +16,13 @@ EXTRA_DIST += docs/from-perf.md docs/from-perf.test
 fn_man_pages = docs/man/fn/cpu_cycles.3stap docs/man/fn/instructions.3stap \
 	docs/man/fn/cache_references.3stap docs/man/fn/cache_misses.3stap \
 	docs/man/fn/branch_instructions.3stap docs/man/fn/branch_misses.3stap \
-	docs/man/fn/perfctr_read_event.3stap
+	docs/man/fn/perfctr_read_event.3stap \
+	docs/man/fn/thread_cpu_cycles.3stap docs/man/fn/thread_instructions.3stap \
+	docs/man/fn/thread_cache_references.3stap \
+	docs/man/fn/thread_cache_misses.3stap \
+	docs/man/fn/thread_branch_instructions.3stap \
+	docs/man/fn/thread_branch_misses.3stap \
+	docs/man/fn/perfctr_read_thread_event.3stap
 EXTRA_DIST += $(fn_man_pages)
 
 install-data-local: install-fn-man

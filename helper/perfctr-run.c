@@ -170,7 +170,9 @@ static void who(const struct perfctr_request *req, char *buf, size_t len)
 	if (req->sample || req->hz)
 		snprintf(buf, len, "sampling probe on \"%s\"", req->event);
 	else if (!strncmp(req->id, "__event", 7))
-		snprintf(buf, len, "perfctr_read_event(\"%s\")", req->event);
+		snprintf(buf, len, "perfctr_read%s_event(\"%s\")",
+			 req->scope == PERFCTR_SCOPE_THREAD ? "_thread" : "",
+			 req->event);
 	else if (!strncmp(req->id, "__", 2))
 		snprintf(buf, len, "%s()", req->id + 2);
 	else

@@ -69,6 +69,8 @@ static int check_event_call(struct model *m, struct counter_read *r,
 	c->plm = name.plm & PERFCTR_PLM_ALL ? name.plm & PERFCTR_PLM_ALL :
 		 PERFCTR_PLM_ALL;
 	c->gh = name.gh;
+	c->scope = event_fns[fn].scope;
+	c->scope_given = 1;	/* the function's, with a target or not */
 	c->src = r->src;
 	c->where = c->id_tok = r->where;
 	c->event_fn = r->event_fn;
@@ -259,11 +261,13 @@ static int check_read_scope(const struct model *m,
 }
 
 /* How to count only the target, where the script could and did not say:
- * there is a target, and the counter counts per CPU by default. */
+ * there is a target, and the counter counts per CPU by default (a clause
+ * without a scope, or a per-CPU event function). */
 static const char *target_hint(const struct model *m,
 			       const struct counter *c)
 {
-	if (!m->has_target || c->scope_given || c->scope != PERFCTR_SCOPE_CPU)
+	if (!m->has_target || c->scope != PERFCTR_SCOPE_CPU ||
+	    (c->scope_given && !c->event_fn))
 		return "";
 	return c->event_fn ? "; a clause with .process counts only the target" :
 	       "; add .process to count only the target";

@@ -527,8 +527,9 @@ static void emit_sites_functions(struct strbuf *sb, const struct model *m)
 
 /*
  * The static tapset's event functions (tapset/perfctr.stp) call these:
- * __perfctr_fn_NAME() for cpu_cycles() and kin, __perfctr_read_event()
- * for perfctr_read_event("EVENT"); only those the scripts call.
+ * __perfctr_fn_NAME() for cpu_cycles() and kin, __NAME(event) for
+ * perfctr_read_event("EVENT") and perfctr_read_thread_event("EVENT");
+ * only those the scripts call.
  */
 static void emit_event_fns(struct strbuf *sb, const struct model *m)
 {
@@ -550,8 +551,8 @@ static void emit_event_fns(struct strbuf *sb, const struct model *m)
 				continue;
 			}
 			if (!any++)
-				strbuf__printf(sb, "function __perfctr_read_event:"
-					       "long (event:string) {\n");
+				strbuf__printf(sb, "function __%s:long (event:"
+					       "string) {\n", event_fns[fn].name);
 			strbuf__printf(sb, "\tif (event == ");
 			c_string(sb, c->event);
 			strbuf__printf(sb, ") return __perfctr_read_%u(-1)\n",

@@ -17,15 +17,26 @@ const char *const read_kind_names[READ_NKINDS] = {
 	[READ_FN_STAMP] = "perfctr_stamp",
 };
 
+#define CPU	PERFCTR_SCOPE_CPU
+#define THREAD	PERFCTR_SCOPE_THREAD
 const struct event_fn event_fns[] = {
-	{ "cpu_cycles",		"cycles" },
-	{ "instructions",	"instructions" },
-	{ "cache_references",	"cache-references" },
-	{ "cache_misses",	"cache-misses" },
-	{ "branch_instructions", "branches" },
-	{ "branch_misses",	"branch-misses" },
-	{ "perfctr_read_event",	NULL },
+	{ "cpu_cycles",			"cycles",		CPU },
+	{ "instructions",		"instructions",		CPU },
+	{ "cache_references",		"cache-references",	CPU },
+	{ "cache_misses",		"cache-misses",		CPU },
+	{ "branch_instructions",	"branches",		CPU },
+	{ "branch_misses",		"branch-misses",	CPU },
+	{ "perfctr_read_event",		NULL,			CPU },
+	{ "thread_cpu_cycles",		"cycles",		THREAD },
+	{ "thread_instructions",	"instructions",		THREAD },
+	{ "thread_cache_references",	"cache-references",	THREAD },
+	{ "thread_cache_misses",	"cache-misses",		THREAD },
+	{ "thread_branch_instructions",	"branches",		THREAD },
+	{ "thread_branch_misses",	"branch-misses",	THREAD },
+	{ "perfctr_read_thread_event",	NULL,			THREAD },
 };
+#undef CPU
+#undef THREAD
 const unsigned int nevent_fns = sizeof(event_fns) / sizeof(event_fns[0]);
 
 int model__event_fn(const char *name, size_t len)

@@ -69,11 +69,13 @@ extern const char *const read_kind_names[READ_NKINDS];
  * The static tapset's functions that name their own event
  * (tapset/perfctr.stp): a call of one declares the counter, no clause
  * needed.  event NULL: the call's string argument names it
- * (perfctr_read_event("EVENT")).
+ * (perfctr_read_event("EVENT")).  scope: the counter's, PERFCTR_SCOPE_CPU
+ * (cpu_cycles()) or _THREAD (thread_cpu_cycles()).
  */
 struct event_fn {
 	const char *name;
 	const char *event;
+	unsigned int scope;
 };
 extern const struct event_fn event_fns[];
 extern const unsigned int nevent_fns;

@@ -76,6 +76,43 @@ static void default_scopes(void)
 	}
 }
 
+/* The thread_ event functions count per thread, target or not; each form
+ * of an event is a counter of its own, and a second call shares it. */
+static void thread_event_fns(void)
+{
+	static const char text[] =
+		"probe kprobe.function(\"f\") {\n"
+		"  x = thread_cpu_cycles() + cpu_cycles() + thread_cpu_cycles()\n"
+		"  y = perfctr_read_thread_event(\"instructions:u\") +\n"
+		"      perfctr_read_event(\"instructions:u\")\n"
+		"}\n";
+	int target;
+
+	for (target = 0; target < 2; target++) {
+		const struct counter *c;
+		struct run r;
+
+		run(&r, text, target);
+		c = r.m.counters;
+		ok(!r.errors && r.m.ncounters == 4, "%s: four counters for two "
+		   "events in two forms (got %zu)",
+		   target ? "-c/-x" : "no target", r.m.ncounters);
+		ok(r.m.ncounters == 4 &&
+		   !strcmp(c[0].id, "__thread_cpu_cycles") &&
+		   c[0].scope == PERFCTR_SCOPE_THREAD &&
+		   !strcmp(c[1].id, "__cpu_cycles") &&
+		   c[1].scope == PERFCTR_SCOPE_CPU &&
+		   c[2].scope == PERFCTR_SCOPE_THREAD &&
+		   !strcmp(c[2].event, "instructions:u") &&
+		   c[2].plm == PERFCTR_PLM_USER &&
+		   c[3].scope == PERFCTR_SCOPE_CPU,
+		   "%s: thread_cpu_cycles() and perfctr_read_thread_event() "
+		   "per thread, their plain forms per CPU",
+		   target ? "-c/-x" : "no target");
+		done(&r);
+	}
+}
+
 /* ------------------------------------------------ where reads are made */
 
 static void read_probes(void)
@@ -374,6 +411,7 @@ static void tapset_not_rewritten(void)
 int main(void)
 {
 	default_scopes();
+	thread_event_fns();
 	read_probes();
 	read_scopes();
 	notes();
