@@ -310,10 +310,12 @@ static void read_call(struct parser *ps, enum read_kind kind)
 	after = peek(ps);
 	if (ps->t.kind == TK_STRING &&
 	    (token__is(ps->src, after, TK_OPERATOR, ")") ||
-	     token__is(ps->src, after, TK_OPERATOR, ",")))
+	     token__is(ps->src, after, TK_OPERATOR, ","))) {
 		record_read(ps, &ps->t, &ps->t, kind);
-	else
+	} else {
 		ps->m->dynamic_reads = 1;
+		ps->m->dynamic_kinds |= 1u << kind;
+	}
 }
 
 /* cpu_cycles() and kin name their event; perfctr_read_event("EVENT")
@@ -427,17 +429,25 @@ static int event_fn_at(struct parser *ps, const struct token *t)
 	       model__event_fn(ps->src->text + t->off, t->len) : -1;
 }
 
+static int tapset_fn_at(struct parser *ps, const struct token *t)
+{
+	return t->kind == TK_IDENT ?
+	       model__tapset_fn(ps->src->text + t->off, t->len) : -1;
+}
+
 static void function_definition(struct parser *ps)
 {
 	enum read_kind k = read_function(ps, peek(ps));
-	int fn = event_fn_at(ps, peek(ps));
+	int fn = event_fn_at(ps, peek(ps)), tf = tapset_fn_at(ps, peek(ps));
 
 	/* the script's own definitions win; a tapset's compete with ours */
 	if (k != READ_MACRO && ps->src->origin != SRC_TAPSET)
 		ps->m->user_defined |= 1u << k;
 	if (fn >= 0 && ps->src->origin != SRC_TAPSET)
 		ps->m->fn_user_defined |= 1u << fn;
-	if (k != READ_MACRO || fn >= 0)
+	if (tf >= 0 && ps->src->origin != SRC_TAPSET)
+		ps->m->tapset_user_defined |= 1u << tf;
+	if (k != READ_MACRO || fn >= 0 || tf >= 0)
 		next(ps);	/* the name is not a call */
 }
 
@@ -464,6 +474,9 @@ static void scan_token(struct parser *ps)
 	else if (event_fn_at(ps, &ps->t) >= 0 &&
 		 token__is(ps->src, peek(ps), TK_OPERATOR, "("))
 		event_call(ps, event_fn_at(ps, &ps->t));
+	else if (tapset_fn_at(ps, &ps->t) >= 0 &&
+		 token__is(ps->src, peek(ps), TK_OPERATOR, "("))
+		ps->m->tapset_calls |= 1u << tapset_fn_at(ps, &ps->t);
 	else if (is(ps, TK_AT, "@perfctr"))
 		read_macro(ps);
 	else if (is(ps, TK_AT, "@define"))
