@@ -16,7 +16,8 @@ EXTRA_DIST += docs/from-perf.md docs/from-perf.test
 fn_man_pages = docs/man/fn/cpu_cycles.3stap docs/man/fn/instructions.3stap \
 	docs/man/fn/cache_references.3stap docs/man/fn/cache_misses.3stap \
 	docs/man/fn/branch_instructions.3stap docs/man/fn/branch_misses.3stap \
-	docs/man/fn/perfctr_read_event.3stap
+	docs/man/fn/perfctr_read_event.3stap docs/man/fn/perfctr_ratio.3stap \
+	docs/man/fn/perfctr_percent.3stap docs/man/fn/perfctr_ratio_digits.3stap
 EXTRA_DIST += $(fn_man_pages)
 
 install-data-local: install-fn-man
