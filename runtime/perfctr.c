@@ -101,7 +101,6 @@ static const char *perfctr_read_error(unsigned int idx, int rc)
 static noinline __used int perfctr_read_path_check(unsigned int idx, u64 *v)
 {
 	u64 e, r;
-
 	int cpu;
 
 	return perfctr_read_local(idx, v) ?: perfctr_read_scaled(idx, v) ?:
