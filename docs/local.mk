@@ -22,7 +22,9 @@ fn_man_pages = docs/man/fn/cpu_cycles.3stap docs/man/fn/instructions.3stap \
 	docs/man/fn/thread_cache_misses.3stap \
 	docs/man/fn/thread_branch_instructions.3stap \
 	docs/man/fn/thread_branch_misses.3stap \
-	docs/man/fn/perfctr_read_thread_event.3stap
+	docs/man/fn/perfctr_read_thread_event.3stap \
+	docs/man/fn/perfctr_ratio.3stap docs/man/fn/perfctr_percent.3stap \
+	docs/man/fn/perfctr_ratio_digits.3stap
 EXTRA_DIST += $(fn_man_pages)
 
 install-data-local: install-fn-man

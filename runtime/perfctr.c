@@ -52,6 +52,7 @@ static struct perfctr_slot perfctr_slots[PERFCTR_NDECLARED];
 
 #include "perfctr_priv.c"
 #include "perfctr_cpus.c"
+#include "perfctr_sum.c"
 #include "perfctr_thread.c"
 #include "perfctr_sample.c"
 #include "perfctr_task.c"
@@ -106,10 +107,12 @@ static const char *perfctr_site(long long site)
 static noinline __used int perfctr_read_path_check(unsigned int idx, u64 *v)
 {
 	u64 e, r;
+	int cpu;
 
 	return perfctr_read_local(idx, v) ?: perfctr_read_scaled(idx, v) ?:
 	       perfctr_read_thread(idx, v) ?: perfctr_read_process(idx, v) ?:
-	       perfctr_read_total(idx, v) ?: perfctr_read_times(idx, v, &e, &r);
+	       perfctr_read_total(idx, v) ?: perfctr_read_times(idx, v, &e, &r) ?:
+	       perfctr_read_sum(idx, v, &cpu) ?: perfctr_read_sum_age(idx, v);
 }
 
 static void perfctr_stop(void)

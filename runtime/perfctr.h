@@ -129,6 +129,7 @@ enum {
 	PERFCTR_RACE_THREAD_GONE,	/* a record held, not yet zeroed */
 	PERFCTR_RACE_THREAD_NEW,	/* a record claimed, not yet filled */
 	PERFCTR_RACE_TASK_GONE,		/* totals moving */
+	PERFCTR_RACE_SUM_SNAP,		/* a snapshot's first copy half written */
 	PERFCTR_RACE_POINTS
 };
 #ifdef PERFCTR_SELFTEST
@@ -147,6 +148,15 @@ static void perfctr_widen(void);
 #define PERFCTR_REARM_TASKS	1
 static void perfctr_rearm_request(unsigned int owner);
 static bool perfctr_rearm_due(unsigned int owner);
+
+/* perfctr_sum() (perfctr_sum.c): each CPU's snapshots, set up with the
+ * CPUs' counters and following them through CPU hotplug (the callbacks'
+ * parts run on the CPU, sleepable). */
+static int perfctr_sum_alloc(void);
+static int perfctr_sum_start(void);
+static void perfctr_sum_stop(void);
+static void perfctr_sum_cpu_up(unsigned int cpu);
+static void perfctr_sum_cpu_down(unsigned int cpu);
 
 /* Is ev counting on this CPU now?  IRQs off. */
 static __always_inline bool perfctr_counting_here(const struct perf_event *ev)

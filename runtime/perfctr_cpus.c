@@ -199,6 +199,7 @@ static int perfctr_cpu_offline(unsigned int cpu)
 {
 	WRITE_ONCE(per_cpu_ptr(perfctr_cpus, cpu)->leaving, 1);
 	PERFCTR_RACE(OFFLINE);
+	perfctr_sum_cpu_down(cpu);
 	return 0;
 }
 
@@ -241,6 +242,7 @@ static int perfctr_cpu_online(unsigned int cpu)
 	WRITE_ONCE(pc->want, want);
 	/* from here, a counter that does not count is an error again */
 	WRITE_ONCE(pc->leaving, 0);
+	perfctr_sum_cpu_up(cpu);
 	schedule_work(&perfctr_hp_work);
 	return 0;
 }
@@ -330,8 +332,11 @@ static int perfctr_cpus_start(void)
 {
 	struct perf_event *ev;
 	unsigned int i;
-	int cpu, rc = 0;
+	int cpu, rc;
 
+	rc = perfctr_sum_alloc();
+	if (rc)
+		return rc;
 	cpus_read_lock();
 	for_each_online_cpu(cpu) {
 		for (i = 0; i < PERFCTR_NDECLARED && !rc; i++) {
@@ -359,6 +364,8 @@ static int perfctr_cpus_start(void)
 		if (rc)
 			break;
 	}
+	if (!rc)
+		rc = perfctr_sum_start();
 	if (!rc) {
 		rc = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_AP_ONLINE_DYN,
 							  "perfctr:online",
@@ -388,6 +395,7 @@ static void perfctr_cpus_stop(void)
 	if (perfctr_hp_state > 0)
 		cpuhp_remove_state_nocalls(perfctr_hp_state);
 	perfctr_hp_state = 0;
+	perfctr_sum_stop();	/* its timers read the counters */
 	flush_work(&perfctr_hp_work);
 	perfctr_release_dead();
 	for_each_possible_cpu(cpu) {

@@ -33,10 +33,10 @@
 #define PERFCTR_ST_ERRNOS	32	/* errors counted by errno below */
 
 enum { PERFCTR_ST_CPU, PERFCTR_ST_THREAD, PERFCTR_ST_TASK, PERFCTR_ST_TOTAL,
-       PERFCTR_ST_KINDS };
+       PERFCTR_ST_SUM, PERFCTR_ST_KINDS };
 
 static const char *const perfctr_st_kind[PERFCTR_ST_KINDS] = {
-	"cpu", "thread", "task", "total"
+	"cpu", "thread", "task", "total", "sum"
 };
 
 static const char *const perfctr_race_name[PERFCTR_RACE_POINTS] = {
@@ -47,6 +47,7 @@ static const char *const perfctr_race_name[PERFCTR_RACE_POINTS] = {
 	[PERFCTR_RACE_THREAD_GONE] = "thread_gone",
 	[PERFCTR_RACE_THREAD_NEW] = "thread_new",
 	[PERFCTR_RACE_TASK_GONE] = "task_gone",
+	[PERFCTR_RACE_SUM_SNAP] = "sum_snap",
 };
 
 static int perfctr_st_armed;
@@ -54,6 +55,7 @@ static u64 __percpu *perfctr_st_cpu_last;	/* [PERFCTR_NDECLARED] */
 static u64 *perfctr_st_tid_last;	/* [PERFCTR_ST_TIDS][NDECLARED] */
 static const void **perfctr_st_tid_owner;	/* the .process event behind it */
 static u64 perfctr_st_total_last[PERFCTR_NDECLARED];
+static u64 perfctr_st_sum_last[PERFCTR_NDECLARED];	/* any CPU's reads */
 static atomic_t perfctr_st_reads, perfctr_st_back, perfctr_st_nmis;
 static atomic_t perfctr_st_back_kind[PERFCTR_ST_KINDS];
 static atomic_t perfctr_st_err[PERFCTR_ST_KINDS][PERFCTR_ST_ERRNOS];
@@ -107,12 +109,16 @@ static u64 *perfctr_st_last(int kind, unsigned int idx)
 		if (tid <= 0 || tid >= PERFCTR_ST_TIDS)
 			return NULL;
 		return &perfctr_st_tid_last[tid * PERFCTR_NDECLARED + idx];
+	case PERFCTR_ST_SUM:
+		return &perfctr_st_sum_last[idx];
 	}
 	return &perfctr_st_total_last[idx];
 }
 
 static int perfctr_st_do(int kind, unsigned int idx, u64 *v)
 {
+	int cpu;
+
 	switch (kind) {
 	case PERFCTR_ST_CPU:
 		return perfctr_requests[idx].mux ? perfctr_read_scaled(idx, v) :
@@ -121,6 +127,8 @@ static int perfctr_st_do(int kind, unsigned int idx, u64 *v)
 		return perfctr_read_thread(idx, v);
 	case PERFCTR_ST_TASK:
 		return perfctr_read_process(idx, v);
+	case PERFCTR_ST_SUM:
+		return perfctr_read_sum(idx, v, &cpu);
 	}
 	return perfctr_read_total(idx, v);
 }
@@ -164,6 +172,7 @@ static int perfctr_st_read(int kind, unsigned int idx, u64 *v)
 	}
 	if (last)
 		snap = READ_ONCE(*last);
+	smp_rmb();	/* a total or sum: what that read saw, we see */
 	rc = perfctr_st_do(kind, idx, v);
 	if (rc)
 		perfctr_st_error(kind, rc);
@@ -193,6 +202,8 @@ static void perfctr_st_read_all(void)
 			perfctr_st_read(r->scope == PERFCTR_SCOPE_THREAD ?
 					PERFCTR_ST_THREAD : PERFCTR_ST_CPU, i, &v);
 		}
+		if (perfctr_sum_on(i) && !r->mux)	/* estimates may go back */
+			perfctr_st_read(PERFCTR_ST_SUM, i, &v);
 	}
 }
 
@@ -281,7 +292,8 @@ static void perfctr_selftest_kick(void)
 }
 
 /* From the test's probes: one checked read of counter id, as it is
- * read there (its scope's read); total: its perfctr_total(). */
+ * read there (its scope's read); total 1: its perfctr_total(), 2: its
+ * perfctr_sum(). */
 static int perfctr_selftest_read(const char *id, int total, u64 *v)
 {
 	const struct perfctr_request_desc *r = NULL;
@@ -295,7 +307,8 @@ static int perfctr_selftest_read(const char *id, int total, u64 *v)
 		return -EINVAL;
 	idx = r - perfctr_requests;
 	if (total)
-		return perfctr_st_read(PERFCTR_ST_TOTAL, idx, v);
+		return perfctr_st_read(total == 2 ? PERFCTR_ST_SUM :
+				       PERFCTR_ST_TOTAL, idx, v);
 	return perfctr_st_read(r->scope == PERFCTR_SCOPE_PROCESS ?
 			       PERFCTR_ST_TASK : r->scope == PERFCTR_SCOPE_THREAD ?
 			       PERFCTR_ST_THREAD : PERFCTR_ST_CPU, idx, v);

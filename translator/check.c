@@ -79,6 +79,25 @@ static int check_event_call(struct model *m, struct counter_read *r,
 	return 0;
 }
 
+/* perfctr_sum() and perfctr_sum_age() add up a counter's CPUs: a .cpu
+ * counter's (.multiplex included), whose per-CPU counts are the CPUs'. */
+static int check_sum(const struct counter *c, const struct counter_read *r,
+		     struct diag *d)
+{
+	static const char *const scope[] = {
+		[PERFCTR_SCOPE_THREAD] = ".thread",
+		[PERFCTR_SCOPE_PROCESS] = ".process",
+	};
+
+	if ((r->kind != READ_FN_SUM && r->kind != READ_FN_SUM_AGE) ||
+	    c->scope == PERFCTR_SCOPE_CPU)
+		return 0;
+	diag__report(d, DIAG_SEMANTIC, r->src, &r->where, "%s(\"%s\") sums "
+		     "a .cpu counter over the CPUs; counter \"%s\" is %s",
+		     read_kind_names[r->kind], r->id, r->id, scope[c->scope]);
+	return 1;
+}
+
 static int check_read(struct model *m, struct counter_read *r,
 		      struct diag *d)
 {
@@ -91,7 +110,7 @@ static int check_read(struct model *m, struct counter_read *r,
 	if (c && !counter__samples(c)) {
 		c->used = 1;
 		r->counter = c->idx + 1;
-		return 0;
+		return check_sum(c, r, d);
 	}
 	hint(m, r->id, h, sizeof(h));
 	diag__report(d, DIAG_SEMANTIC, r->src, &r->where,

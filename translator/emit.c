@@ -204,6 +204,45 @@ static int emit_table(struct strbuf *sb, const struct model *m)
 	return emit_requests_text(sb, m);
 }
 
+/* Does a read of this kind name counter c: a literal id, or one known
+ * only at run time (any counter)? */
+static int read_of(const struct model *m, const struct counter *c,
+		   enum read_kind kind)
+{
+	size_t i;
+
+	if (model__user_defined(m, kind))
+		return 0;
+	if (m->dynamic_kinds & (1u << kind))
+		return 1;
+	for (i = 0; i < m->nreads; i++)
+		if (m->reads[i].kind == kind && !m->reads[i].event_fn &&
+		    !strcmp(m->reads[i].id, c->id))
+			return 1;
+	return 0;
+}
+
+/* The .cpu counters perfctr_sum() reads: each CPU snapshots them
+ * (runtime/perfctr_sum.c). */
+static void emit_sums(struct strbuf *sb, const struct model *m)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < m->ncounters; i++) {
+		const struct counter *c = &m->counters[i];
+
+		if (!counter__readable(c) || c->scope != PERFCTR_SCOPE_CPU ||
+		    !(read_of(m, c, READ_FN_SUM) ||
+		      read_of(m, c, READ_FN_SUM_AGE)))
+			continue;
+		strbuf__printf(sb, n++ ? ", [%u] = 1" :
+			       "#define PERFCTR_HAVE_SUM 1\n"
+			       "#define PERFCTR_SUMMED { [%u] = 1", c->idx);
+	}
+	if (n)
+		strbuf__printf(sb, " }\n");
+}
+
 /* Which scopes the runtime must build in; .thread records' size. */
 static void emit_scopes(struct strbuf *sb, const struct model *m)
 {
@@ -226,6 +265,7 @@ static void emit_scopes(struct strbuf *sb, const struct model *m)
 		strbuf__printf(sb, "#define PERFCTR_HAVE_PROCESS 1\n");
 	if (samples)
 		strbuf__printf(sb, "#define PERFCTR_HAVE_SAMPLES 1\n");
+	emit_sums(sb, m);
 }
 
 /* The runtime's read of a counter of this kind (runtime/perfctr.h). */
@@ -369,6 +409,10 @@ static void emit_read_functions(struct strbuf *sb, const struct model *m)
 		       "what:string, site:long) %%{ /* pure */ " UNPRIV
 		       "PERFCTR_TOTAL(STAP_ARG_idx, STAP_ARG_what, "
 		       "STAP_ARG_site); %%}\n");
+	strbuf__printf(sb, "function __perfctr_sum:long (idx:long, age:long, "
+		       "what:string, site:long) %%{ /* pure */ " UNPRIV
+		       "PERFCTR_SUM(STAP_ARG_idx, STAP_ARG_age, STAP_ARG_what, "
+		       "STAP_ARG_site); %%}\n");
 	strbuf__printf(sb, "function __perfctr_delta_cpu:long (now:long, "
 		       "start:long, stamp:long, what:string, site:long) %%{ "
 		       "/* pure */ " UNPRIV "PERFCTR_SAME_STAMP(STAP_ARG_stamp, "
@@ -396,6 +440,12 @@ static const struct {
 	[READ_FN_TOTAL] = { "every followed task's count of a .process "
 			    "counter, live and gone",
 			    "__perfctr_total(%u, %s, site)" },
+	[READ_FN_SUM] = { "a .cpu counter summed over every CPU: this CPU's "
+			  "count now, the others' latest snapshots",
+			  "__perfctr_sum(%u, 0, %s, site)" },
+	[READ_FN_SUM_AGE] = { "ns since the oldest snapshot a perfctr_sum(id) "
+			      "would use now was taken",
+			      "__perfctr_sum(%u, 1, %s, site)" },
 	[READ_FN_DELTA] = { "the count of id since start, read at "
 			    "perfctr_stamp() stamp", NULL },
 };
@@ -503,6 +553,9 @@ static void emit_site(struct strbuf *sb, const struct model *m,
 		strbuf__printf(sb, "PERFCTR_DELTA(%s, %u, ", read_fn(c), c->idx);
 	else if (r->kind == READ_FN_TOTAL)
 		strbuf__printf(sb, "PERFCTR_TOTAL(%u, ", c->idx);
+	else if (r->kind == READ_FN_SUM || r->kind == READ_FN_SUM_AGE)
+		strbuf__printf(sb, "PERFCTR_SUM(%u, %d, ", c->idx,
+			       r->kind == READ_FN_SUM_AGE);
 	else if (parts[r->kind])
 		strbuf__printf(sb, "PERFCTR_TIMES(%u, %s, ", c->idx,
 			       parts[r->kind]);

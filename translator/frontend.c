@@ -391,15 +391,19 @@ static int analyse(struct frontend *fe)
 	return 0;
 }
 
-/* stap --dump-functions, with the static tapset's functions (cpu_cycles()
- * ...) among the rest: -I TAPSET before the user's arguments. */
-static void __attribute__((noreturn)) dump_functions(struct frontend *fe)
+/* The real stap with the static tapset (-I TAPSET) before the user's
+ * arguments, nothing else changed: stap --dump-functions lists its
+ * functions among the rest, and a script that calls only its pure
+ * functions (perfctr_ratio() ...) needs no generated tapset. */
+static void __attribute__((noreturn)) with_tapset(struct frontend *fe)
 {
 	int argc = fe->cl.argc, i;
 	char **argv = calloc(argc + 3, sizeof(*argv));
 
 	if (!argv)
 		die("%s", "out of memory");
+	if (fe->stdin_consumed)
+		restore_stdin(&fe->src[fe->script]);
 	argv[0] = (char *)fe->paths.real_stap;
 	argv[1] = "-I";
 	argv[2] = fe->paths.tapset;
@@ -456,7 +460,7 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	if (fe.cl.dump_functions && !fe.cl.parse_failed)
-		dump_functions(&fe);
+		with_tapset(&fe);
 	if (fe.cl.parse_failed || fe.cl.dump_mode)
 		pass_through(&fe);
 	if (load_sources(&fe) < 0 || load_tapsets(&fe) < 0 ||
@@ -468,6 +472,8 @@ int main(int argc, char **argv)
 		release(&fe);
 		return 1;
 	}
+	if (!model__active(&fe.model) && model__uses_tapset(&fe.model))
+		with_tapset(&fe);
 	if (!model__active(&fe.model))
 		pass_through(&fe);
 	if (fe.cl.runtime && strcmp(fe.cl.runtime, "kernel") != 0)

@@ -14,6 +14,8 @@ const char *const read_kind_names[READ_NKINDS] = {
 	[READ_FN_RUNNING] = "perfctr_running",
 	[READ_FN_TOTAL] = "perfctr_total",
 	[READ_FN_DELTA] = "perfctr_delta",
+	[READ_FN_SUM] = "perfctr_sum",
+	[READ_FN_SUM_AGE] = "perfctr_sum_age",
 	[READ_FN_STAMP] = "perfctr_stamp",
 };
 
@@ -39,15 +41,42 @@ const struct event_fn event_fns[] = {
 #undef THREAD
 const unsigned int nevent_fns = sizeof(event_fns) / sizeof(event_fns[0]);
 
-int model__event_fn(const char *name, size_t len)
+/* The index of name (len bytes) in a table of n entries of size stride,
+ * each starting with its name, or -1. */
+static int find_name(const void *table, size_t stride, unsigned int n,
+		     const char *name, size_t len)
 {
+	const char *const *entry;
 	unsigned int i;
 
-	for (i = 0; i < nevent_fns; i++)
-		if (strlen(event_fns[i].name) == len &&
-		    !memcmp(event_fns[i].name, name, len))
+	for (i = 0; i < n; i++) {
+		entry = (const void *)((const char *)table + i * stride);
+		if (strlen(*entry) == len && !memcmp(*entry, name, len))
 			return i;
+	}
 	return -1;
+}
+
+int model__event_fn(const char *name, size_t len)
+{
+	return find_name(event_fns, sizeof(event_fns[0]), nevent_fns, name,
+			 len);
+}
+
+const char *const tapset_fns[] = {
+	"perfctr_ratio", "perfctr_ratio_digits", "perfctr_percent",
+};
+const unsigned int ntapset_fns = sizeof(tapset_fns) / sizeof(tapset_fns[0]);
+
+int model__tapset_fn(const char *name, size_t len)
+{
+	return find_name(tapset_fns, sizeof(tapset_fns[0]), ntapset_fns, name,
+			 len);
+}
+
+int model__uses_tapset(const struct model *m)
+{
+	return !!(m->tapset_calls & ~m->tapset_user_defined);
 }
 
 int model__user_defined(const struct model *m, enum read_kind kind)

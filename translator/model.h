@@ -58,6 +58,8 @@ enum read_kind {
 	READ_FN_RUNNING,	/* perfctr_running(ID) */
 	READ_FN_TOTAL,		/* perfctr_total(ID) */
 	READ_FN_DELTA,		/* perfctr_delta(ID, START, STAMP) */
+	READ_FN_SUM,		/* perfctr_sum(ID): over every CPU */
+	READ_FN_SUM_AGE,	/* perfctr_sum_age(ID) */
 	READ_FN_STAMP,		/* perfctr_stamp(): takes no id */
 	READ_NKINDS,
 };
@@ -79,6 +81,11 @@ struct event_fn {
 };
 extern const struct event_fn event_fns[];
 extern const unsigned int nevent_fns;
+
+/* The static tapset's pure script functions (perfctr_ratio() ...): they
+ * need no counter, only the tapset on stap's path. */
+extern const char *const tapset_fns[];
+extern const unsigned int ntapset_fns;
 
 /* The probes a read sits in, by their points' first components: the task
  * a probe runs in decides whether a .process counter can be read there.
@@ -118,6 +125,9 @@ struct model {
 	struct counter_read *reads;
 	size_t nreads, reads_cap;
 	int dynamic_reads;		/* a read whose id is not a literal */
+	unsigned int dynamic_kinds;	/* 1 << read_kind of such reads */
+	unsigned int tapset_calls;	/* 1 << index in tapset_fns: called */
+	unsigned int tapset_user_defined;	/* ... defined by the script */
 	unsigned int user_defined;	/* 1 << read_kind: the script's own */
 	unsigned int fn_user_defined;	/* 1 << index in event_fns: same */
 	/* script arguments, for @N / $N inside perfctr clauses */
@@ -148,6 +158,11 @@ struct counter *model__find(const struct model *m, const char *id);
 int model__active(const struct model *m);
 /* The event_fns index of a function name, or -1. */
 int model__event_fn(const char *name, size_t len);
+/* The tapset_fns index of a function name, or -1. */
+int model__tapset_fn(const char *name, size_t len);
+/* True when the scripts call the static tapset's own functions: stap
+ * needs the tapset, even with nothing to generate. */
+int model__uses_tapset(const struct model *m);
 /* Is this way of reading defined by the script itself? */
 int model__user_defined(const struct model *m, enum read_kind kind);
 /* A read as the script writes it, for messages: @perfctr("ID"),

@@ -370,6 +370,7 @@ static void read_call(struct parser *ps, enum read_kind kind)
 		if (!is_op(ps, ")"))
 			add_read(ps, &name, kind)->dynamic = 1;
 		ps->m->dynamic_reads = 1;
+		ps->m->dynamic_kinds |= 1u << kind;
 	}
 }
 
@@ -484,10 +485,16 @@ static int event_fn_at(struct parser *ps, const struct token *t)
 	       model__event_fn(ps->src->text + t->off, t->len) : -1;
 }
 
+static int tapset_fn_at(struct parser *ps, const struct token *t)
+{
+	return t->kind == TK_IDENT ?
+	       model__tapset_fn(ps->src->text + t->off, t->len) : -1;
+}
+
 static void function_definition(struct parser *ps)
 {
 	enum read_kind k = read_function(ps, peek(ps));
-	int fn = event_fn_at(ps, peek(ps));
+	int fn = event_fn_at(ps, peek(ps)), tf = tapset_fn_at(ps, peek(ps));
 
 	ps->probes = 0;		/* called from anywhere */
 	/* the script's own definitions win; a tapset's compete with ours */
@@ -495,7 +502,9 @@ static void function_definition(struct parser *ps)
 		ps->m->user_defined |= 1u << k;
 	if (fn >= 0 && ps->src->origin != SRC_TAPSET)
 		ps->m->fn_user_defined |= 1u << fn;
-	if (k != READ_MACRO || fn >= 0)
+	if (tf >= 0 && ps->src->origin != SRC_TAPSET)
+		ps->m->tapset_user_defined |= 1u << tf;
+	if (k != READ_MACRO || fn >= 0 || tf >= 0)
 		next(ps);	/* the name is not a call */
 }
 
@@ -522,6 +531,9 @@ static void scan_token(struct parser *ps)
 	else if (event_fn_at(ps, &ps->t) >= 0 &&
 		 token__is(ps->src, peek(ps), TK_OPERATOR, "("))
 		event_call(ps, event_fn_at(ps, &ps->t));
+	else if (tapset_fn_at(ps, &ps->t) >= 0 &&
+		 token__is(ps->src, peek(ps), TK_OPERATOR, "("))
+		ps->m->tapset_calls |= 1u << tapset_fn_at(ps, &ps->t);
 	else if (is(ps, TK_AT, "@perfctr"))
 		read_macro(ps);
 	else if (is(ps, TK_AT, "@define"))

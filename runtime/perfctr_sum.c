@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perfctr_sum.c - perfctr_sum(): a .cpu counter summed over every CPU,
+ * read from any probe on any CPU.
+ *
+ * A CPU cannot read another CPU's counter: pmu->read() reads the PMU it
+ * runs on, and a CPU-wide event's count is folded in from the PMU only on
+ * its own CPU (at reads, overflows, schedule-outs; software clocks
+ * likewise).  Asking the other CPUs (an IPI) is not possible from an NMI
+ * or with interrupts off.  So each CPU publishes a snapshot of its own
+ * counts, as perfctr_read_local() returns them (base included): a pinned
+ * hrtimer on every online CPU takes one every PERFCTR_SUM_MS, and every
+ * sum read publishes the live count it reads on its own CPU.  A sum is
+ * this CPU's live count plus every other CPU's latest snapshot, each at
+ * most one period old (perfctr_sum_age() says how old).
+ *
+ * The hrtimer is a hard one (HRTIMER_MODE_*_HARD): on PREEMPT_RT too it
+ * expires in hard interrupt context, not in the softirq thread, so that a
+ * busy real-time task cannot starve the snapshots; its work is bounded
+ * (one read per summed counter, as any probe's read) and takes no lock.
+ *
+ * Snapshots are read on other CPUs, in any context, while their owner may
+ * be writing them: each is a latch (two copies and a sequence count; the
+ * writer fills one copy while readers use the other), so a reader never
+ * waits for a writer, and an NMI that interrupts the writer on its own
+ * CPU reads the copy that is whole.  A snapshot has one writer at a time:
+ * on its own CPU, with interrupts off and the CPU's busy mark set (an NMI
+ * that finds the mark set writes nothing and reads the whole copy); or,
+ * once the CPU is dead, the hotplug callback on the CPU that took it down.
+ *
+ * Reads never go back, for readers on any CPUs, as long as the counts do
+ * (.multiplex estimates need not): every value a read uses was published
+ * before the read returned, and each CPU publishes its counts in order.
+ *
+ * CPU hotplug: the offline callback (on the CPU) stops its timer and
+ * publishes a last snapshot; once the CPU is dead a callback on another
+ * CPU publishes its final count (perf has taken its counters off the PMU:
+ * base and count are what the online callback will carry on from), marked
+ * final.  When the CPU comes back, the online callback, after the CPU's
+ * counters are swapped in, publishes a snapshot and starts the timer
+ * again.  So an offline CPU's count stays in every sum, once.
+ */
+#ifdef PERFCTR_HAVE_SUM
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <linux/timekeeping.h>
+#include <linux/version.h>
+
+#ifndef PERFCTR_SUM_MS
+#define PERFCTR_SUM_MS 10	/* stap -D PERFCTR_SUM_MS=N */
+#endif
+#if PERFCTR_SUM_MS < 1
+#error "PERFCTR_SUM_MS: the snapshot period is at least 1 ms"
+#endif
+
+/* A remote reader tries this often when the snapshot's writer keeps
+ * writing under it (each try is a few loads); then the sum fails. */
+#define PERFCTR_SNAP_TRIES	64
+
+enum {
+	PERFCTR_SNAP_NONE,	/* the CPU never had counters: counts nothing */
+	PERFCTR_SNAP_LIVE,	/* the CPU's count (or error) when taken */
+	PERFCTR_SNAP_FINAL,	/* the CPU is dead: its final count */
+};
+
+struct perfctr_snap_copy {
+	u64 val;
+	u64 ns;		/* ktime_get_mono_fast_ns() when taken */
+	int rc;		/* the read's error (val is 0), or 0 */
+	int state;	/* PERFCTR_SNAP_* */
+};
+
+struct perfctr_snap {
+	unsigned int seq;	/* odd: copy 1 is whole; even: copy 0 */
+	struct perfctr_snap_copy c[2];
+};
+
+/* One CPU's snapshots (alloc_percpu); snap[] of summed requests only. */
+struct perfctr_sum_cpu {
+	struct hrtimer timer;
+	int cpu;
+	int busy;		/* a writer runs on this CPU now */
+	struct perfctr_snap snap[PERFCTR_NDECLARED];
+};
+
+static struct perfctr_sum_cpu __percpu *perfctr_sums;
+static int perfctr_sum_hp_state;	/* the dead callback's cpuhp state */
+
+/* The summed counters: the translator's list (PERFCTR_SUMMED, indices
+ * set to 1), those that exist in this module. */
+static const unsigned char perfctr_summed[PERFCTR_NDECLARED] = PERFCTR_SUMMED;
+
+static bool perfctr_sum_on(unsigned int idx)
+{
+	return idx < PERFCTR_NDECLARED && perfctr_summed[idx] &&
+	       perfctr_requests[idx].id &&
+	       perfctr_requests[idx].scope == PERFCTR_SCOPE_CPU &&
+	       !perfctr_samples(idx);
+}
+
+static void perfctr_snap_set(struct perfctr_snap_copy *c,
+			     const struct perfctr_snap_copy *v, bool first)
+{
+	WRITE_ONCE(c->val, v->val);
+	if (first)
+		PERFCTR_RACE(SUM_SNAP);
+	WRITE_ONCE(c->ns, v->ns);
+	WRITE_ONCE(c->rc, v->rc);
+	WRITE_ONCE(c->state, v->state);
+}
+
+/* Publishes v in s.  s's only writer now (see above); IRQs off. */
+static void perfctr_snap_write(struct perfctr_snap *s,
+			       const struct perfctr_snap_copy *v)
+{
+	unsigned int seq = s->seq;
+
+	WRITE_ONCE(s->seq, seq + 1);	/* odd: readers take copy 1 */
+	smp_wmb();
+	perfctr_snap_set(&s->c[0], v, true);
+	smp_wmb();
+	WRITE_ONCE(s->seq, seq + 2);	/* even: copy 0, the new one */
+	smp_wmb();
+	perfctr_snap_set(&s->c[1], v, false);
+}
+
+/* s's latest whole copy, into v; false when it changed under every try.
+ * Any context.  On s's own CPU (an NMI) it never changes under us. */
+static bool perfctr_snap_read(const struct perfctr_snap *s,
+			      struct perfctr_snap_copy *v)
+{
+	const struct perfctr_snap_copy *c;
+	unsigned int seq, tries;
+
+	for (tries = 0; tries < PERFCTR_SNAP_TRIES; tries++) {
+		seq = READ_ONCE(s->seq);
+		smp_rmb();
+		c = &s->c[seq & 1];
+		v->val = READ_ONCE(c->val);
+		v->ns = READ_ONCE(c->ns);
+		v->rc = READ_ONCE(c->rc);
+		v->state = READ_ONCE(c->state);
+		smp_rmb();
+		if (READ_ONCE(s->seq) == seq)
+			return true;
+	}
+	return false;
+}
+
+/* This CPU's count of idx, as its reads return it, published.  IRQs off,
+ * busy set. */
+static void perfctr_sum_take(struct perfctr_sum_cpu *sc, unsigned int idx,
+			     struct perfctr_snap_copy *v)
+{
+	v->val = 0;
+	v->rc = perfctr_requests[idx].mux ? perfctr_read_scaled(idx, &v->val) :
+		perfctr_read_local(idx, &v->val);
+	if (v->rc)
+		v->val = 0;
+	v->ns = ktime_get_mono_fast_ns();
+	v->state = PERFCTR_SNAP_LIVE;
+	perfctr_snap_write(&sc->snap[idx], v);
+}
+
+/* Claims this CPU's snapshots for a writer; false in an NMI that
+ * interrupted one.  IRQs off. */
+static bool perfctr_sum_claim(struct perfctr_sum_cpu *sc)
+{
+	if (READ_ONCE(sc->busy))
+		return false;
+	WRITE_ONCE(sc->busy, 1);
+	barrier();	/* an NMI from here on sees the mark */
+	return true;
+}
+
+static void perfctr_sum_release(struct perfctr_sum_cpu *sc)
+{
+	barrier();
+	WRITE_ONCE(sc->busy, 0);
+}
+
+/* Every summed counter of this CPU, published.  IRQs off. */
+static void perfctr_sum_take_all(struct perfctr_sum_cpu *sc)
+{
+	struct perfctr_snap_copy v;
+	unsigned int i;
+
+	if (!perfctr_sum_claim(sc))
+		return;
+	for (i = 0; i < PERFCTR_NDECLARED; i++)
+		if (perfctr_sum_on(i))
+			perfctr_sum_take(sc, i, &v);
+	perfctr_sum_release(sc);
+}
+
+/* The timer, on its CPU, in hard interrupt context (PREEMPT_RT too).  A
+ * timer that CPU hotplug moved to another CPU (only while the module
+ * stops: the offline callback cancels it otherwise) stops there. */
+static enum hrtimer_restart perfctr_sum_tick(struct hrtimer *t)
+{
+	struct perfctr_sum_cpu *sc = container_of(t, struct perfctr_sum_cpu,
+						  timer);
+
+	if (sc->cpu != smp_processor_id())
+		return HRTIMER_NORESTART;
+	perfctr_sum_take_all(sc);
+	hrtimer_forward_now(t, ms_to_ktime(PERFCTR_SUM_MS));
+	return HRTIMER_RESTART;
+}
+
+/* smp_call_function_single() target, on the CPU, IRQs off: a snapshot
+ * now and the timer started (pinned here). */
+static void perfctr_sum_up_here(void *unused)
+{
+	struct perfctr_sum_cpu *sc = this_cpu_ptr(perfctr_sums);
+
+	perfctr_sum_take_all(sc);
+	hrtimer_start(&sc->timer, ms_to_ktime(PERFCTR_SUM_MS),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+static void perfctr_sum_last_here(void *unused)
+{
+	perfctr_sum_take_all(this_cpu_ptr(perfctr_sums));
+}
+
+/* Online callback's part, on cpu, after its counters are in place. */
+static void perfctr_sum_cpu_up(unsigned int cpu)
+{
+	if (perfctr_sums)
+		smp_call_function_single(cpu, perfctr_sum_up_here, NULL, 1);
+}
+
+/* Offline callback's part, on cpu: no timer there any more (perf's own
+ * hotplug would move it to another CPU), and its counts as of now. */
+static void perfctr_sum_cpu_down(unsigned int cpu)
+{
+	if (!perfctr_sums)
+		return;
+	hrtimer_cancel(&per_cpu_ptr(perfctr_sums, cpu)->timer);
+	smp_call_function_single(cpu, perfctr_sum_last_here, NULL, 1);
+}
+
+/*
+ * Teardown of a CPUHP_BP_PREPARE_DYN state: on another CPU, after cpu is
+ * dead, with CPU hotplug locked.  perf has taken cpu's counters off the
+ * PMU: their counts are final, and nothing on cpu changes its pairs or
+ * snapshots any more.  Its final count is what the online callback will
+ * carry on from (perfctr_event_final), published once and for all.
+ */
+static int perfctr_sum_cpu_dead(unsigned int cpu)
+{
+	struct perfctr_sum_cpu *sc = per_cpu_ptr(perfctr_sums, cpu);
+	struct perfctr_cpu *pc = per_cpu_ptr(perfctr_cpus, cpu);
+	struct perfctr_snap_copy v = { .state = PERFCTR_SNAP_FINAL };
+	const struct perfctr_pair *p;
+	unsigned long flags;
+	unsigned int i;
+
+	local_irq_save(flags);
+	for (i = 0; i < PERFCTR_NDECLARED; i++) {
+		if (!perfctr_sum_on(i))
+			continue;
+		p = perfctr_pair_now(pc, i);
+		v.val = p->base + (p->ev ? perfctr_event_final(p->ev, i) : 0);
+		v.ns = ktime_get_mono_fast_ns();
+		perfctr_snap_write(&sc->snap[i], &v);
+	}
+	local_irq_restore(flags);
+	return 0;
+}
+
+/* Sleepable, before CPU hotplug is locked: the snapshots, timers set up
+ * (not started).  -ENOMEM. */
+static int perfctr_sum_alloc(void)
+{
+	struct perfctr_sum_cpu *sc;
+	int cpu;
+
+	perfctr_sums = alloc_percpu(struct perfctr_sum_cpu);
+	if (!perfctr_sums)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		sc = per_cpu_ptr(perfctr_sums, cpu);
+		sc->cpu = cpu;
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+		hrtimer_setup(&sc->timer, perfctr_sum_tick, CLOCK_MONOTONIC,
+			      HRTIMER_MODE_REL_HARD);
+#else
+		hrtimer_init(&sc->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+		sc->timer.function = perfctr_sum_tick;
+#endif
+	}
+	return 0;
+}
+
+/* With CPU hotplug read-locked, after every online CPU's counters exist,
+ * before any probe: a snapshot and a timer on each, and the callback for
+ * CPUs that die. */
+static int perfctr_sum_start(void)
+{
+	int cpu, rc;
+
+	for_each_online_cpu(cpu)
+		smp_call_function_single(cpu, perfctr_sum_up_here, NULL, 1);
+	rc = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_BP_PREPARE_DYN,
+						  "perfctr:sum-dead", NULL,
+						  perfctr_sum_cpu_dead);
+	if (rc < 0)
+		return rc;
+	perfctr_sum_hp_state = rc;
+	return 0;
+}
+
+/* After the online callback is gone, before the counters are released:
+ * no timer left anywhere.  Idempotent. */
+static void perfctr_sum_stop(void)
+{
+	int cpu;
+
+	if (perfctr_sum_hp_state > 0)
+		cpuhp_remove_state_nocalls(perfctr_sum_hp_state);
+	perfctr_sum_hp_state = 0;
+	if (!perfctr_sums)
+		return;
+	for_each_possible_cpu(cpu)
+		hrtimer_cancel(&per_cpu_ptr(perfctr_sums, cpu)->timer);
+	free_percpu(perfctr_sums);
+	perfctr_sums = NULL;
+}
+
+/*
+ * The sum over every CPU of .cpu counter idx: this CPU's count now (also
+ * published), every other CPU's latest snapshot.  Any context, NMI
+ * included.  Returns 0, -EINVAL (not a summed counter), or the error of
+ * the first CPU whose count cannot be had (as its own reads would fail:
+ * -ENODEV, -EIO, -EAGAIN; -EBUSY when its snapshot kept changing), that
+ * CPU in *cpu.
+ */
+static int perfctr_read_sum(unsigned int idx, u64 *val, int *cpu)
+{
+	struct perfctr_sum_cpu *sc;
+	struct perfctr_snap_copy v;
+	unsigned long flags;
+	int c, me, rc = 0;
+	u64 sum = 0;
+
+	if (!perfctr_sums || !perfctr_sum_on(idx))
+		return -EINVAL;
+	local_irq_save(flags);
+	me = smp_processor_id();
+	for_each_possible_cpu(c) {
+		sc = per_cpu_ptr(perfctr_sums, c);
+		if (c == me && perfctr_sum_claim(sc)) {
+			perfctr_sum_take(sc, idx, &v);
+			perfctr_sum_release(sc);
+		} else if (!perfctr_snap_read(&sc->snap[idx], &v)) {
+			v.rc = -EBUSY;
+			v.state = PERFCTR_SNAP_LIVE;
+		}
+		if (v.state == PERFCTR_SNAP_NONE)
+			continue;
+		if (v.rc) {
+			rc = v.rc;
+			*cpu = c;
+			break;
+		}
+		sum += v.val;
+	}
+	local_irq_restore(flags);
+	if (!rc)
+		*val = sum;
+	return rc;
+}
+
+/*
+ * How old, in ns, the oldest snapshot of another CPU is that a sum of
+ * idx read now would use: a sum read after this includes every event
+ * counted on every CPU up to that long before this call.  A dead CPU's
+ * final count does not age.  Any context.
+ */
+static int perfctr_read_sum_age(unsigned int idx, u64 *age)
+{
+	struct perfctr_snap_copy v;
+	unsigned long flags;
+	u64 now, oldest = 0;
+	int c, me;
+
+	if (!perfctr_sums || !perfctr_sum_on(idx))
+		return -EINVAL;
+	local_irq_save(flags);
+	me = smp_processor_id();
+	now = ktime_get_mono_fast_ns();
+	for_each_possible_cpu(c) {
+		if (c == me ||
+		    !perfctr_snap_read(&per_cpu_ptr(perfctr_sums, c)->snap[idx],
+				       &v) ||
+		    v.state != PERFCTR_SNAP_LIVE)
+			continue;
+		if (now > v.ns && now - v.ns > oldest)
+			oldest = now - v.ns;
+	}
+	local_irq_restore(flags);
+	*age = oldest;
+	return 0;
+}
+
+#else /* !PERFCTR_HAVE_SUM */
+static inline bool perfctr_sum_on(unsigned int idx) { return false; }
+static int perfctr_sum_alloc(void) { return 0; }
+static int perfctr_sum_start(void) { return 0; }
+static void perfctr_sum_stop(void) { }
+static void perfctr_sum_cpu_up(unsigned int cpu) { }
+static void perfctr_sum_cpu_down(unsigned int cpu) { }
+static inline int perfctr_read_sum(unsigned int idx, u64 *val, int *cpu)
+{
+	return -EINVAL;
+}
+static inline int perfctr_read_sum_age(unsigned int idx, u64 *age)
+{
+	return -EINVAL;
+}
+#endif
+
+/* Why a sum could not be had; only on the error path. */
+static const char * __maybe_unused perfctr_sum_why(int rc)
+{
+	switch (rc) {
+	case -ENODEV:
+		return "has no counter there (a CPU back online gets it again "
+		       "in a moment)";
+	case -EIO:
+		return "is not counting there";
+	case -EAGAIN:
+		return "has not been on the PMU there yet (.multiplex): no "
+		       "estimate";
+	case -EBUSY:
+		return "changed its snapshot under every try";
+	}
+	return "cannot be read there";
+}
+
+/* perfctr_sum() and perfctr_sum_age() (age 0, 1): the generated
+ * functions' body.  An error names the read, the counter and the CPU. */
+#define PERFCTR_SUM(idx, age, what, site) do {				\
+	u64 v_ = 0;							\
+	int cpu_ = -1, rc_ = (idx) >= PERFCTR_NDECLARED ? -EINVAL :	\
+		  (age) ? perfctr_read_sum_age((idx), &v_) :		\
+		  perfctr_read_sum((idx), &v_, &cpu_);			\
+	if (unlikely(rc_ == -EINVAL))					\
+		PERFCTR_FAIL((site), "%s is not summed: perfctr_sum() "	\
+			     "sums .cpu counters", (what));		\
+	else if (unlikely(rc_))						\
+		PERFCTR_FAIL((site), "%s has no sum: CPU %d %s", (what),	\
+			     cpu_, perfctr_sum_why(rc_));		\
+	STAP_RETURN(v_);						\
+} while (0)
