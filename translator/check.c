@@ -137,6 +137,13 @@ static int check_scope(const struct model *m, struct counter *c,
 			     "process: drop .thread or .multiplex");
 		return 1;
 	}
+	if (counter__grouped(c) && c->scope != PERFCTR_SCOPE_CPU) {
+		diag__report(d, DIAG_SEMANTIC, c->src, &c->group_tok,
+			     "perfctr counter \"%s\": a group counts per CPU "
+			     "only (perfctr-run opens it on each CPU); drop "
+			     ".thread/.process, or .group", c->id);
+		return 1;
+	}
 	if (c->mux && c->scope != PERFCTR_SCOPE_CPU) {
 		diag__report(d, DIAG_SEMANTIC, c->src, &c->where,
 			     "perfctr counter \"%s\": .multiplex counts per "
@@ -260,6 +267,124 @@ static int check_read_scope(const struct model *m,
 	return 0;
 }
 
+/* The first counter of c's group: its leader. */
+static const struct counter *group_leader(const struct model *m,
+					  const struct counter *c)
+{
+	size_t i;
+
+	for (i = 0; i < m->ncounters; i++)
+		if (!strcmp(m->counters[i].group, c->group))
+			return &m->counters[i];
+	return c;
+}
+
+/* Do a and b sit in the same branches of the same %( %) conditionals? */
+static int same_conditions(const struct counter *a, const struct counter *b)
+{
+	int i;
+
+	if (a->ncond != b->ncond)
+		return 0;
+	for (i = 0; i < a->ncond; i++)
+		if (a->cond[i].src != b->cond[i].src ||
+		    a->cond[i].off != b->cond[i].off ||
+		    a->cond[i].in_else != b->cond[i].in_else)
+			return 0;
+	return 1;
+}
+
+/*
+ * A group is one perf event group: scheduled as a unit, so its counters
+ * are all .multiplex or none, exist together (the same %( %) branches),
+ * and fit a PMU's group (PERFCTR_GROUP_MAX).  Its first counter leads it.
+ */
+static int check_group_member(const struct model *m, const struct counter *c,
+			      struct diag *d)
+{
+	const struct counter *l = group_leader(m, c);
+	unsigned int n = 0;
+	size_t i;
+
+	for (i = 0; i < m->ncounters && &m->counters[i] != c; i++)
+		n += !strcmp(m->counters[i].group, c->group);
+	if (n >= PERFCTR_GROUP_MAX) {
+		diag__report(d, DIAG_SEMANTIC, c->src, &c->group_tok, "more "
+			     "than %d counters in perfctr group \"%s\"",
+			     PERFCTR_GROUP_MAX, c->group);
+		return 1;
+	}
+	if (l == c)
+		return 0;
+	if (c->mux != l->mux) {
+		diag__report(d, DIAG_SEMANTIC, c->src, &c->group_tok, "perfctr "
+			     "counter \"%s\" is%s .multiplex and \"%s\", which "
+			     "leads group \"%s\" (%s:%d:%d), is%s: a group is "
+			     "scheduled as a unit, give .multiplex to all its "
+			     "counters or none", c->id, c->mux ? "" : " not",
+			     l->id, c->group, l->src->name, l->where.line,
+			     l->where.col, l->mux ? "" : " not");
+		return 1;
+	}
+	if (!same_conditions(c, l)) {
+		diag__report(d, DIAG_SEMANTIC, c->src, &c->group_tok, "perfctr "
+			     "counter \"%s\" is under other %%( %%) conditions "
+			     "than \"%s\", which leads group \"%s\" (%s:%d:%d): "
+			     "a group's counters exist together", c->id, l->id,
+			     c->group, l->src->name, l->where.line,
+			     l->where.col);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * A group is created whole when any of its counters is read (a leader
+ * such as topdown's "slots" may be there only to lead), and not at all,
+ * with one warning, when none is.  Numbers the created groups and their
+ * counters, leaders in table order, each group's counters together.
+ */
+static int check_groups(struct model *m, struct diag *d, int quiet)
+{
+	size_t i, j;
+	int errors = 0;
+
+	for (i = 0; i < m->ncounters; i++)
+		if (counter__grouped(&m->counters[i]))
+			errors += check_group_member(m, &m->counters[i], d);
+	if (errors)
+		return errors;
+	for (i = 0; i < m->ncounters; i++) {
+		struct counter *l = &m->counters[i];
+		int used = 0;
+
+		if (!counter__grouped(l) || group_leader(m, l) != l)
+			continue;
+		for (j = i; j < m->ncounters; j++)
+			used |= !strcmp(m->counters[j].group, l->group) &&
+				m->counters[j].used;
+		if (!used) {
+			if (!quiet)
+				diag__report(d, DIAG_WARNING, l->src,
+					     &l->group_tok, "perfctr group "
+					     "\"%s\" is never read, not created",
+					     l->group);
+			continue;
+		}
+		m->ngroups++;
+		for (j = i; j < m->ncounters; j++) {
+			struct counter *c = &m->counters[j];
+
+			if (strcmp(c->group, l->group))
+				continue;
+			c->used = 1;
+			c->group_no = m->ngroups;
+			c->gslot = m->ngslots++;
+		}
+	}
+	return 0;
+}
+
 /* How to count only the target, where the script could and did not say:
  * there is a target, and the counter counts per CPU by default (a clause
  * without a scope, or a per-CPU event function). */
@@ -292,8 +417,10 @@ void check__describe(const struct model *m, struct diag *d)
 		else
 			snprintf(what, sizeof(what), "counter \"%s\"", c->id);
 		scope_text(c, scope, sizeof(scope));
-		diag__note(d, c->src, &c->where, "%s: %s, %s%s", what, c->event,
-			   scope, target_hint(m, c));
+		diag__note(d, c->src, &c->where, "%s: %s, %s%s%s%s%s", what,
+			   c->event, scope, counter__grouped(c) ?
+			   ", in group \"" : "", c->group,
+			   counter__grouped(c) ? "\"" : "", target_hint(m, c));
 	}
 }
 
@@ -320,12 +447,14 @@ int check__run(struct model *m, struct diag *d)
 	for (i = 0; i < m->nreads; i++)
 		if (m->reads[i].counter && !m->reads[i].event_fn)
 			errors += check_read_scope(m, &m->reads[i], d);
+	for (i = 0; i < m->ncounters; i++)
+		if (m->dynamic_reads)
+			m->counters[i].used = 1;
+	errors += check_groups(m, d, errors);
 	for (i = 0; i < m->ncounters; i++) {
 		struct counter *c = &m->counters[i];
 
-		if (m->dynamic_reads)
-			c->used = 1;
-		if (!c->used && !errors)	/* a misspelt read is enough */
+		if (!c->used && !errors && !counter__grouped(c))
 			diag__report(d, DIAG_WARNING, c->src, &c->id_tok,
 				     "perfctr counter \"%s\" is never read, "
 				     "not created", c->id);

@@ -41,6 +41,7 @@ static void request_of(const struct counter *c, struct perfctr_request *r)
 	r->precise = c->precise;
 	snprintf(r->id, sizeof(r->id), "%s", c->id);
 	snprintf(r->event, sizeof(r->event), "%s", c->event);
+	snprintf(r->group, sizeof(r->group), "%s", c->group);
 	snprintf(r->src, sizeof(r->src), "%s:%d:%d", c->src->name,
 		 c->where.line, c->where.col);
 }
@@ -156,6 +157,45 @@ static unsigned int thread_slot(const struct model *m, const struct counter *c)
 	return n;
 }
 
+/* The first counter of a created group: its leader. */
+static int leads_group(const struct model *m, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (m->counters[j].group_no == m->counters[i].group_no)
+			return 0;
+	return m->counters[i].group_no != 0;
+}
+
+/* perfctr_groups[]: each created group, by its leader; its counters sit
+ * together, from gslot `first` on. */
+static void emit_groups(struct strbuf *sb, const struct model *m)
+{
+	unsigned int n;
+	size_t i, j;
+
+	if (!m->ngroups)
+		return;
+	strbuf__printf(sb, "static const struct perfctr_group_desc "
+		       "perfctr_groups[PERFCTR_NGROUPS] = {\n");
+	for (i = 0; i < m->ncounters; i++) {
+		const struct counter *l = &m->counters[i];
+
+		if (!leads_group(m, i))
+			continue;
+		for (n = 0, j = i; j < m->ncounters; j++)
+			n += m->counters[j].group_no == l->group_no;
+		if_present(sb, l);
+		strbuf__printf(sb, "\t[%u] = { .name = ", l->group_no - 1);
+		c_string(sb, l->group);
+		strbuf__printf(sb, ", .leader = %u, .first = %u, .n = %u, "
+			       ".mux = %u },\n", l->idx, l->gslot, n, l->mux);
+		endif_present(sb, l);
+	}
+	strbuf__add(sb, "};\n", 3);
+}
+
 static int emit_table(struct strbuf *sb, const struct model *m)
 {
 	struct perfctr_request r;
@@ -183,10 +223,14 @@ static int emit_table(struct strbuf *sb, const struct model *m)
 		c_string(sb, r.target);
 		strbuf__add(sb, ", .src = ", 9);
 		c_string(sb, r.src);
+		if (c->group_no)
+			strbuf__printf(sb, ", .group = %u, .gslot = %u",
+				       c->group_no, c->gslot);
 		strbuf__add(sb, " },\n", 4);
 		endif_present(sb, c);
 	}
 	strbuf__add(sb, "};\n", 3);
+	emit_groups(sb, m);
 	for (i = 0; i < m->ncounters; i++) {
 		const struct counter *c = &m->counters[i];
 
@@ -226,6 +270,10 @@ static void emit_scopes(struct strbuf *sb, const struct model *m)
 		strbuf__printf(sb, "#define PERFCTR_HAVE_PROCESS 1\n");
 	if (samples)
 		strbuf__printf(sb, "#define PERFCTR_HAVE_SAMPLES 1\n");
+	if (m->ngroups)
+		strbuf__printf(sb, "#define PERFCTR_NGROUPS %u\n"
+			       "#define PERFCTR_NGSLOTS %u\n", m->ngroups,
+			       m->ngslots);
 }
 
 /* The runtime's read of a counter of this kind (runtime/perfctr.h). */
@@ -237,6 +285,8 @@ static const char *read_fn(const struct counter *c)
 	case PERFCTR_SCOPE_PROCESS:
 		return "perfctr_read_process";
 	}
+	if (c->group_no)	/* one snapshot of the group per probe */
+		return "perfctr_read_group";
 	return c->mux ? "perfctr_read_scaled" : "perfctr_read_local";
 }
 

@@ -44,6 +44,12 @@ struct counter {
 	unsigned int precise;		/* .precise(L): 0..3 */
 	unsigned int event_fn;		/* 1 + index in event_fns: a call of
 					 * it declared the counter */
+	char group[PERFCTR_ID_MAX];	/* .group("NAME"), or "" */
+	struct token group_tok;
+	unsigned int group_no;		/* 1 + its group among the created
+					 * ones (check.c), or 0 */
+	unsigned int gslot;		/* its place among every created
+					 * group's counters, in order */
 	int used;			/* read somewhere */
 	unsigned int idx;		/* index in the request table */
 };
@@ -118,6 +124,8 @@ struct model {
 	struct counter_read *reads;
 	size_t nreads, reads_cap;
 	int dynamic_reads;		/* a read whose id is not a literal */
+	unsigned int ngroups;		/* groups created (check.c) */
+	unsigned int ngslots;		/* and their counters */
 	unsigned int user_defined;	/* 1 << read_kind: the script's own */
 	unsigned int fn_user_defined;	/* 1 << index in event_fns: same */
 	/* script arguments, for @N / $N inside perfctr clauses */
@@ -131,6 +139,12 @@ struct model {
 static inline int counter__samples(const struct counter *c)
 {
 	return c->sample || c->hz;
+}
+
+/* A counter in a perf event group (.group("NAME")). */
+static inline int counter__grouped(const struct counter *c)
+{
+	return c->group[0] != '\0';
 }
 
 /* A counter the script reads (@perfctr and the read functions). */

@@ -20,13 +20,16 @@ static const struct perfctr_request_desc reqs[4] = {
 	  .src = "t.stp:3:1" },
 };
 
+static const struct perfctr_table table = { .hash = HASH, .reqs = reqs,
+					    .n = 4, .max_cpus = 8 };
+
 static int parse(const char *value, struct perfctr_slot *slots, char *err)
 {
 	char buf[512];
 
 	snprintf(buf, sizeof(buf), "%s", value);
 	err[0] = '\0';
-	return perfctr_assign_parse(buf, HASH, reqs, 4, slots, err, 200);
+	return perfctr_assign_parse(buf, &table, slots, NULL, err, 200);
 }
 
 static void good(void)
@@ -104,6 +107,9 @@ static const struct {
 	{ HASH ";0,0,0,0,0,0;1,0,0,0,0,20;2,0,0,0,0,20", 0 },
 };
 
+static const struct perfctr_table gh_table = { .hash = HASH,
+	.reqs = gh_reqs, .n = 3, .max_cpus = 8 };
+
 static void guest_host(void)
 {
 	struct perfctr_slot s[3];
@@ -114,7 +120,7 @@ static void guest_host(void)
 	for (i = 0; i < sizeof(gh_cases) / sizeof(gh_cases[0]); i++) {
 		snprintf(buf, sizeof(buf), "%s", gh_cases[i].value);
 		err[0] = '\0';
-		rc = perfctr_assign_parse(buf, HASH, gh_reqs, 3, s, err,
+		rc = perfctr_assign_parse(buf, &gh_table, s, NULL, err,
 					  sizeof(err));
 		is_int(rc, gh_cases[i].ok ? 0 : -EINVAL, "%s: \"%s\" %s",
 		       gh_cases[i].ok ? "accepted" : "rejected",
