@@ -135,6 +135,21 @@ static noinline __used int perfctr_read_path_check(unsigned int idx, u64 *v)
 	       PERFCTR_READ_TIMES(idx, v, &e, &r);
 }
 
+/* Sleepable, once no probe runs.  A group module counts stap's probe
+ * contexts in perfctr_cpus (perfctr_group.c), also outside probes: only
+ * with preemption off, so a grace period after clearing it no one can
+ * hold it. */
+static void perfctr_cpus_free(void)
+{
+	struct perfctr_cpu __percpu *pcs = perfctr_cpus;
+
+	WRITE_ONCE(perfctr_cpus, NULL);
+#ifdef PERFCTR_NGROUPS
+	synchronize_rcu();
+#endif
+	free_percpu(pcs);
+}
+
 static void perfctr_stop(void)
 {
 	if (perfctr_cpus)	/* started: stap's exit has run */
@@ -147,8 +162,7 @@ static void perfctr_stop(void)
 	if (!perfctr_cpus)
 		return;
 	perfctr_cpus_stop();
-	free_percpu(perfctr_cpus);
-	perfctr_cpus = NULL;
+	perfctr_cpus_free();
 }
 
 static int perfctr_start_checked(void)

@@ -145,7 +145,7 @@ struct perfctr_pair {
 /* A group on one CPU as the current probe reads it (perfctr_group.c):
  * taken at the probe's first read of any of its counters. */
 struct perfctr_gsnap {
-	u64 hit;		/* perfctr_hits when taken; 0: never */
+	u64 hit;		/* the CPU's hits when taken; 0: never */
 	u64 enabled, running;	/* the leader's, which are the group's */
 	int rc;			/* 0, or why the group cannot be read */
 };
@@ -163,6 +163,7 @@ struct perfctr_cpu {
 	int want;		/* counters the hotplug work must create */
 	int leaving;		/* going offline: counts final, not errors */
 #ifdef PERFCTR_NGROUPS
+	u64 hits;		/* probes started on this CPU */
 	struct perf_event *gev[PERFCTR_NGSLOTS];
 	struct file *gfile[PERFCTR_NGSLOTS];	/* the module's references */
 	u64 gval[PERFCTR_NGSLOTS];		/* the snapshots' counts */

@@ -19,8 +19,8 @@
  * leader's times, which are the group's), at most once per probe: later
  * reads in the same probe return the same snapshot, so cycles and
  * instructions read one after the other come from one moment.  A probe
- * is told from the next by perfctr_hits, which counts the probe contexts
- * stap hands out on the CPU (the hook below, around stap's own
+ * is told from the next by the CPU's hits, which count the probe
+ * contexts stap hands out on the CPU (the hook below, around stap's own
  * _stp_runtime_entryfn_get_context()); stap runs one probe per CPU at a
  * time with preemption off, so the count cannot change under a probe.  A
  * .multiplex group is scaled as a unit, by the leader's times.
@@ -47,7 +47,6 @@
 #include <linux/file.h>
 #include <linux/magic.h>
 
-static DEFINE_PER_CPU(u64, perfctr_hits);
 static atomic_t perfctr_gtaken = ATOMIC_INIT(0);
 static atomic_t perfctr_greleased = ATOMIC_INIT(0);
 
@@ -59,14 +58,18 @@ static atomic_t perfctr_greleased = ATOMIC_INIT(0);
  * before this file and defines it after; a variadic macro tells the
  * definition, "(void)", from the calls, "()", and sends the calls here
  * (as perfctr.c does for systemtap_module_init).  A change in stap's
- * name breaks the build, not the run.  Any context.
+ * name breaks the build, not the run.  Any context; stap also takes the
+ * context outside probes (its control channel's timer, around the stop):
+ * preemption is off from the moment it has one, and perfctr_stop() waits
+ * for an RCU grace period between clearing perfctr_cpus and freeing it.
  */
 static __always_inline struct context *perfctr_get_context(void)
 {
 	struct context *c = _stp_runtime_entryfn_get_context();
+	struct perfctr_cpu __percpu *pcs = READ_ONCE(perfctr_cpus);
 
-	if (c)
-		this_cpu_inc(perfctr_hits);
+	if (c && pcs)
+		this_cpu_inc(pcs->hits);
 	return c;
 }
 #define _stp_runtime_entryfn_get_context(...) PERFCTR_GC_ ## __VA_ARGS__
@@ -112,7 +115,7 @@ static __always_inline const struct perfctr_gsnap *
 perfctr_group_snap(struct perfctr_cpu *pc, const struct perfctr_request_desc *r)
 {
 	struct perfctr_gsnap *s = &pc->gsnap[r->group - 1];
-	u64 hit = __this_cpu_read(perfctr_hits);
+	u64 hit = READ_ONCE(pc->hits);
 
 	if (!hit || READ_ONCE(s->hit) != hit) {
 		s->rc = perfctr_group_take(pc, &perfctr_groups[r->group - 1], s);
