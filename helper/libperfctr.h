@@ -311,6 +311,14 @@ int perfctr_priv__check(const struct perfctr_modtab *tab,
 			const struct perfctr_encoding *enc, int paranoid,
 			unsigned int uid, char *err, size_t errlen);
 
+/* ------------------------------------------------------------- topdown */
+
+/* Intel's topdown events (runtime/perfctr_topdown.h): the kind of enc
+ * (enum perfctr_td_kind: a metric 0..7, PERFCTR_TD_SLOTS_KIND) when its
+ * PMU in SYSFS has the topdown events, else PERFCTR_TD_NONE (-1). */
+int perfctr_topdown__kind(const char *sysfs_root,
+			  const struct perfctr_encoding *enc);
+
 /* ------------------------------------------------------------------ cpus */
 
 /* Reads SYSFS/devices/system/cpu/online ("0-3,5").  Returns the number

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include "libperfctr.h"
+#include "perfctr_topdown.h"
 
 #ifndef REAL_STAPRUN
 #define REAL_STAPRUN "/usr/bin/staprun"
@@ -275,6 +276,44 @@ static void resolve_all(struct plan *p, struct perfctr_resolver *r,
 			fail(p, i, err);
 		else if (req->mux)
 			p->enc[i].flags |= PERFCTR_F_MULTIPLEX;
+	}
+}
+
+/*
+ * Intel's topdown metrics count only in a group led by slots (the kernel
+ * refuses them elsewhere, with EINVAL): said here, with what to write.
+ * In a group, slots and the metrics are marked for the module's
+ * perfctr_topdown().
+ */
+static void topdown_all(struct plan *p, const char *sysfs_root)
+{
+	const struct perfctr_request *req;
+	char msg[WHY_MAX];
+	unsigned int i, l;
+	int k, lk;
+
+	for (i = 0; i < p->tab->n; i++) {
+		req = &p->tab->reqs[i];
+		l = p->leader[i];
+		k = p->ok[i] ? perfctr_topdown__kind(sysfs_root, &p->enc[i]) :
+		    PERFCTR_TD_NONE;
+		lk = grouped(p, i) && p->ok[l] ?
+		     perfctr_topdown__kind(sysfs_root, &p->enc[l]) :
+		     PERFCTR_TD_NONE;
+		if (k == PERFCTR_TD_NONE)
+			continue;
+		if (lk == PERFCTR_TD_SLOTS_KIND) {
+			p->enc[i].flags |= PERFCTR_F_TOPDOWN;
+			continue;
+		}
+		if (k == PERFCTR_TD_SLOTS_KIND)
+			continue;
+		snprintf(msg, sizeof(msg), "\"%s\" is one of Intel's topdown "
+			 "metrics, which the kernel counts only in a group led "
+			 "by \"slots\" (TOPDOWN.SLOTS): give it and a \"slots\" "
+			 "counter declared before it the same .group(\"NAME\")",
+			 req->event);
+		fail_group(p, i, msg);
 	}
 }
 
@@ -683,6 +722,7 @@ static char *assign_build(const struct perfctr_modtab *tab, int verbose)
 		goto out;
 	}
 	resolve_all(&p, r, opts.sysfs_root);
+	topdown_all(&p, opts.sysfs_root);
 	priv_all(&p);
 	if (trial_all(&p, opts.sysfs_root) == 0 && !p.bad &&
 	    groups_place(&p) == 0)

@@ -102,6 +102,13 @@ static const char *perfctr_read_error(unsigned int idx, int rc)
 	case -EBUSY:
 		return "has no total here: this read interrupted a task's exit "
 		       "being counted on this CPU";
+	case -ENOTTY:
+		return "is not one of Intel's topdown metrics: perfctr_topdown() "
+		       "decodes a \"topdown-*\" counter in a group led by "
+		       "\"slots\"";
+	case -ENODATA:
+		return "has no level-1 topdown metric of its group counted on "
+		       "this CPU yet: no share";
 	case -ENOLINK:
 		return "is in a group that the kernel took off this CPU when "
 		       "the CPU went offline: perf does not put a group back, "
@@ -130,7 +137,7 @@ static noinline __used int perfctr_read_path_check(unsigned int idx, u64 *v)
 	       perfctr_read_thread(idx, v) ?: perfctr_read_process(idx, v) ?:
 	       perfctr_read_total(idx, v) ?:
 #ifdef PERFCTR_NGROUPS
-	       perfctr_read_group(idx, v) ?:
+	       perfctr_read_group(idx, v) ?: perfctr_read_topdown(idx, v) ?:
 #endif
 	       PERFCTR_READ_TIMES(idx, v, &e, &r);
 }

@@ -39,6 +39,7 @@
 #define PERFCTR_GH_HOST		2u
 
 #include "perfctr_attr.h"	/* the assignment's flags, the attrs */
+#include "perfctr_topdown.h"	/* Intel's topdown metrics */
 
 /* One request as the translator declared it; id == NULL: not in this
  * module (never read, or its clause's %( %) condition was false). */

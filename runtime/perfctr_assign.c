@@ -36,7 +36,7 @@ static int perfctr_type_allowed(unsigned int type)
  * so must the guest/host exclusions when its event name has :G or :H;
  * without them exclude_host must be clear and exclude_guest is free
  * (perf's default, dropped on a PMU that cannot tell guest from host),
- * as exclude_hv is (perf's :h).
+ * as exclude_hv is (perf's :h), and topdown is, in a group.
  */
 static int perfctr_flags_agree(unsigned int flags,
 			       const struct perfctr_request_desc *r)
@@ -51,6 +51,8 @@ static int perfctr_flags_agree(unsigned int flags,
 		want |= PERFCTR_F_EXCLUDE_KERNEL;
 	if (r->mux)
 		want |= PERFCTR_F_MULTIPLEX;
+	if (!r->group)		/* topdown is read in groups only */
+		fixed |= PERFCTR_F_TOPDOWN;
 	if (r->gh) {
 		fixed |= PERFCTR_F_EXCLUDE_GUEST;
 		if (!(r->gh & PERFCTR_GH_GUEST))

@@ -32,9 +32,14 @@
  * offline its reads raise an error that says so (-ENOLINK), never a
  * count.
  *
+ * Intel's topdown metrics (perfctr_topdown.h) count in a group led by
+ * slots; perfctr_topdown() decodes a metric from the probe's snapshot
+ * into its share of the level-1 metrics, as perf stat shows it.
+ *
  * Context of each entry point:
- *   perfctr_read_group(), perfctr_group_or_times()  any probe context,
- *                         NMI included; IRQs off inside, no locks
+ *   perfctr_read_group(), perfctr_group_or_times(), perfctr_read_topdown()
+ *                         any probe context, NMI included; IRQs off
+ *                         inside, no locks
  *   perfctr_groups_start()  stapio's STP_START write, sleepable, CPU
  *                         hotplug held off (perfctr_cpus_start)
  *   perfctr_groups_stop()   sleepable, after every probe has finished
@@ -47,6 +52,9 @@
 #include <linux/file.h>
 #include <linux/magic.h>
 
+/* Each group counter's topdown kind (perfctr_topdown.h), from what
+ * perfctr-run found (PERFCTR_F_TOPDOWN); set at start. */
+static signed char perfctr_gtd[PERFCTR_NGSLOTS];
 static atomic_t perfctr_gtaken = ATOMIC_INIT(0);
 static atomic_t perfctr_greleased = ATOMIC_INIT(0);
 
@@ -189,6 +197,45 @@ static __always_inline int perfctr_group_or_times(unsigned int idx, u64 *val,
 	return rc;
 }
 
+/*
+ * perfctr_topdown(): group counter idx's share of the slots its group's
+ * level-1 topdown metrics took, in parts per thousand, from the probe's
+ * snapshot (perf stat's td_metric_ratio()).  Any context.  Returns 0,
+ * the group read's errors, -ENOTTY (not a topdown metric), -ENODATA (no
+ * level-1 metric counted here yet).
+ */
+static __always_inline int perfctr_read_topdown(unsigned int idx, u64 *val)
+{
+	const struct perfctr_request_desc *r = &perfctr_requests[idx];
+	const struct perfctr_group_desc *g;
+	const struct perfctr_gsnap *s;
+	struct perfctr_cpu *pc;
+	unsigned long flags;
+	u64 level1 = 0;
+	unsigned int i;
+	int rc, k;
+
+	if (unlikely(!perfctr_cpus))
+		return -ENODEV;
+	k = r->group ? perfctr_gtd[r->gslot] : PERFCTR_TD_NONE;
+	if (k < 0 || k == PERFCTR_TD_SLOTS_KIND)
+		return -ENOTTY;
+	g = &perfctr_groups[r->group - 1];
+	local_irq_save(flags);
+	pc = this_cpu_ptr(perfctr_cpus);
+	s = perfctr_group_snap(pc, r);
+	rc = s->rc;
+	for (i = g->first; !rc && i < g->first + g->n; i++)
+		if (perfctr_gtd[i] >= 0 && perfctr_gtd[i] < PERFCTR_TD_LEVEL1)
+			level1 += pc->gval[i];
+	if (!rc && !level1)
+		rc = -ENODATA;
+	if (!rc)
+		*val = perfctr_topdown_permille(pc->gval[r->gslot], level1);
+	local_irq_restore(flags);
+	return rc;
+}
+
 /* Is file one perf_event_open(2) made?  Its anon inode file is named
  * "[perf_event]" (kernel/events/core.c), a name no one else can give a
  * file of that filesystem; private_data is then the event. */
@@ -244,7 +291,7 @@ static int perfctr_group_take_cpu(unsigned int g, unsigned int k, int prev)
 	struct file *file;
 	const char *why = NULL;
 	char err[96] = "";
-	unsigned int m, fd;
+	unsigned int m, fd, idx;
 	int cpu = -1;
 
 	for (m = 0; m < gd->n && !why && !err[0]; m++) {
@@ -260,7 +307,8 @@ static int perfctr_group_take_cpu(unsigned int g, unsigned int k, int prev)
 			break;
 		}
 		ev = file->private_data;
-		if (perfctr_group_event_check(&perfctr_slots[perfctr_group_member(gd, m)],
+		idx = perfctr_group_member(gd, m);
+		if (perfctr_group_event_check(&perfctr_slots[idx],
 					      gd->mux, m, &ev->attr,
 					      READ_ONCE(ev->cpu), &cpu, prev,
 					      nr_cpu_ids, err, sizeof(err)) ||
@@ -275,6 +323,10 @@ static int perfctr_group_take_cpu(unsigned int g, unsigned int k, int prev)
 		pc->gfile[gd->first + m] = file;
 		pc->gev[gd->first + m] = ev;
 		atomic_inc(&perfctr_gtaken);
+		perfctr_gtd[gd->first + m] = perfctr_slots[idx].flags &
+					     PERFCTR_F_TOPDOWN ?
+					     perfctr_topdown_kind(ev->attr.config) :
+					     PERFCTR_TD_NONE;
 	}
 	if (!why && !err[0])
 		return cpu;
@@ -413,6 +465,17 @@ static void perfctr_groups_rearm(void)
 	}
 	cpus_read_unlock();
 }
+
+/* The generated tapset's perfctr_topdown(id) with a run-time id. */
+#define PERFCTR_TD(idx, what, site) do {				\
+	u64 v_ = 0;							\
+	int rc_ = (idx) < PERFCTR_NDECLARED ?				\
+		  perfctr_read_topdown((idx), &v_) : -ENODEV;		\
+	if (unlikely(rc_))						\
+		PERFCTR_FAIL((site), "%s %s", (what),			\
+			     perfctr_read_error((idx), rc_));		\
+	STAP_RETURN(v_);						\
+} while (0)
 
 #else /* !PERFCTR_NGROUPS */
 static int perfctr_groups_start(void) { return 0; }

@@ -236,6 +236,14 @@ static int check_read_scope(const struct model *m,
 	char scope[PERFCTR_SRC_MAX + 64];
 
 	model__describe_read(r, what, sizeof(what));
+	if (r->kind == READ_FN_TOPDOWN && !counter__grouped(c)) {
+		diag__report(d, DIAG_SEMANTIC, r->src, &r->name, "%s: counter "
+			     "\"%s\" is in no group, and Intel's topdown metrics "
+			     "count only in a group led by \"slots\": add "
+			     ".group(\"NAME\") to it and to a \"slots\" counter "
+			     "declared before it", what, c->id);
+		return 1;
+	}
 	if (r->kind == READ_FN_TOTAL && c->scope != PERFCTR_SCOPE_PROCESS) {
 		scope_text(c, scope, sizeof(scope));
 		diag__report(d, DIAG_SEMANTIC, r->src, &r->name, "%s: counter "
@@ -385,6 +393,26 @@ static int check_groups(struct model *m, struct diag *d, int quiet)
 	return 0;
 }
 
+/* perfctr_topdown(expr) is looked up among the groups' counters: a
+ * script without a group has none to look up. */
+static int check_topdown_dynamic(const struct model *m, struct diag *d)
+{
+	size_t i;
+
+	if (m->ngroups)
+		return 0;
+	for (i = 0; i < m->nreads; i++)
+		if (m->reads[i].kind == READ_FN_TOPDOWN && m->reads[i].dynamic &&
+		    !model__user_defined(m, READ_FN_TOPDOWN)) {
+			diag__report(d, DIAG_SEMANTIC, m->reads[i].src,
+				     &m->reads[i].name, "perfctr_topdown(...) "
+				     "decodes a group's topdown metric, and this "
+				     "script declares no group");
+			return 1;
+		}
+	return 0;
+}
+
 /* How to count only the target, where the script could and did not say:
  * there is a target, and the counter counts per CPU by default (a clause
  * without a scope, or a per-CPU event function). */
@@ -451,6 +479,7 @@ int check__run(struct model *m, struct diag *d)
 		if (m->dynamic_reads)
 			m->counters[i].used = 1;
 	errors += check_groups(m, d, errors);
+	errors += check_topdown_dynamic(m, d);
 	for (i = 0; i < m->ncounters; i++) {
 		struct counter *c = &m->counters[i];
 

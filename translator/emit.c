@@ -427,6 +427,11 @@ static void emit_read_functions(struct strbuf *sb, const struct model *m)
 	strbuf__printf(sb, "function __perfctr_undeclared:long (id:string, "
 		       "site:long) %%{ " UNPRIV "PERFCTR_UNDECLARED(STAP_ARG_id, "
 		       "STAP_ARG_site); %%}\n");
+	if (m->ngroups)
+		strbuf__printf(sb, "function __perfctr_td:long (idx:long, "
+			       "what:string, site:long) %%{ /* pure */ " UNPRIV
+			       "PERFCTR_TD(STAP_ARG_idx, STAP_ARG_what, "
+			       "STAP_ARG_site); %%}\n");
 }
 
 /* What each read function returns, the call that does it for counter
@@ -448,6 +453,10 @@ static const struct {
 			    "__perfctr_total(%u, %s, site)" },
 	[READ_FN_DELTA] = { "the count of id since start, read at "
 			    "perfctr_stamp() stamp", NULL },
+	[READ_FN_TOPDOWN] = { "parts per thousand of the slots its group's "
+			      "level-1 topdown metrics took that metric id "
+			      "took, on this CPU, as perf stat shows it",
+			      "__perfctr_td(%u, %s, site)" },
 };
 
 /* The call that answers a read of kind k of counter c, site in `site`. */
@@ -513,7 +522,7 @@ static void emit_lookups(struct strbuf *sb, const struct model *m)
 	enum read_kind k;
 
 	for (k = READ_FN_READ; k < READ_NKINDS; k++)
-		if (lookups[k].what)
+		if (lookups[k].what && (k != READ_FN_TOPDOWN || m->ngroups))
 			emit_lookup(sb, m, k);
 	if (!model__user_defined(m, READ_FN_STAMP))
 		strbuf__printf(sb, "\n/* where this thread is: its CPU and "
@@ -553,6 +562,9 @@ static void emit_site(struct strbuf *sb, const struct model *m,
 		strbuf__printf(sb, "PERFCTR_DELTA(%s, %u, ", read_fn(c), c->idx);
 	else if (r->kind == READ_FN_TOTAL)
 		strbuf__printf(sb, "PERFCTR_TOTAL(%u, ", c->idx);
+	else if (r->kind == READ_FN_TOPDOWN)
+		strbuf__printf(sb, "PERFCTR_READ(perfctr_read_topdown, %u, ",
+			       c->idx);
 	else if (parts[r->kind])
 		strbuf__printf(sb, "PERFCTR_TIMES(%u, %s, ", c->idx,
 			       parts[r->kind]);

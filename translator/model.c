@@ -14,6 +14,7 @@ const char *const read_kind_names[READ_NKINDS] = {
 	[READ_FN_RUNNING] = "perfctr_running",
 	[READ_FN_TOTAL] = "perfctr_total",
 	[READ_FN_DELTA] = "perfctr_delta",
+	[READ_FN_TOPDOWN] = "perfctr_topdown",
 	[READ_FN_STAMP] = "perfctr_stamp",
 };
 

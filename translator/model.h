@@ -64,6 +64,7 @@ enum read_kind {
 	READ_FN_RUNNING,	/* perfctr_running(ID) */
 	READ_FN_TOTAL,		/* perfctr_total(ID) */
 	READ_FN_DELTA,		/* perfctr_delta(ID, START, STAMP) */
+	READ_FN_TOPDOWN,	/* perfctr_topdown(ID): a group's metric */
 	READ_FN_STAMP,		/* perfctr_stamp(): takes no id */
 	READ_NKINDS,
 };

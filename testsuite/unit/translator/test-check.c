@@ -329,6 +329,20 @@ static const struct group_case group_cases[] = {
 	  "probe perfctr.event(\"z\").group(\"h\").counter(\"c\") {}\n"
 	  G_READ, 0, 1, "perfctr group \"h\" is never read, not created",
 	  "t.stp:2:32" },
+	{ "probe perfctr.event(\"x\").counter(\"a\") {}\n"
+	  "probe begin { x = perfctr_topdown(\"a\") }\n", 1, 0,
+	  "perfctr_topdown(\"a\"): counter \"a\" is in no group, and Intel's "
+	  "topdown metrics count only in a group led by \"slots\"",
+	  "t.stp:2:19" },
+	{ "probe perfctr.event(\"x\").counter(\"a\") {}\n"
+	  "probe begin { x = perfctr_topdown(v) + @perfctr(\"a\") }\n", 1, 0,
+	  "perfctr_topdown(...) decodes a group's topdown metric, and this "
+	  "script declares no group", "t.stp:2:19" },
+	{ "probe perfctr.event(\"slots\").group(\"td\").counter(\"s\") {}\n"
+	  "probe perfctr.event(\"topdown-retiring\").group(\"td\")"
+	  ".counter(\"r\") {}\n"
+	  "probe begin { x = perfctr_topdown(\"r\") + perfctr_topdown(v) }\n",
+	  0, 0, NULL, NULL },
 };
 
 /* A group's counters: per CPU, .multiplex all or none, under the same

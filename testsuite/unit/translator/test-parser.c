@@ -358,7 +358,8 @@ static void groups(void)
 	       "probe perfctr.event(\"x\").counter(\"x\") {}\n"
 	       "probe perfctr.event(\"instructions\").group(\"ipc\")"
 	       ".counter(\"i\") {}\n"
-	       "probe begin { v = @perfctr(\"i\") + @perfctr(\"x\") }\n";
+	       "probe begin { v = @perfctr(\"i\") + @perfctr(\"x\") + "
+	       "perfctr_topdown(\"i\") }\n";
 	run(&r, text);
 	if (!r.errors)
 		r.errors = check__run(&r.m, &r.d);
@@ -379,6 +380,11 @@ static void groups(void)
 	   strstr(gen.stp.buf, "PERFCTR_READ(perfctr_read_group, 2,") &&
 	   strstr(gen.stp.buf, "PERFCTR_READ(perfctr_read_local, 1,"),
 	   "the group in the request table, the module's groups and reads");
+	ok(!r.errors &&
+	   strstr(gen.stp.buf, "function __perfctr_td:long (idx:long, ") &&
+	   strstr(gen.stp.buf, "if (id == \"i\") return __perfctr_td(2, ") &&
+	   strstr(gen.stp.buf, "function perfctr_topdown:long (id:string) "),
+	   "perfctr_topdown(): the lookup by id, with a group");
 	if (!r.errors)
 		emit__free(&gen);
 	done(&r);
