@@ -467,16 +467,20 @@ static __always_inline int perfctr_read_scaled(unsigned int idx, u64 *val)
 	STAP_RETURN((part) == 2 ? v_ : (part) == 1 ? r_ : e_);		\
 } while (0)
 
-/* perfctr_total(): every followed task's count of a .process counter. */
-#define PERFCTR_TOTAL(idx, what, site) do {				\
+/* A read of counter idx known only at run time: fn's answer, or the
+ * error bad (an errno) for an index past the table. */
+#define PERFCTR_READ_IDX(fn, idx, bad, what, site) do {			\
 	u64 v_ = 0;							\
-	int rc_ = (idx) < PERFCTR_NDECLARED ?				\
-		  perfctr_read_total((idx), &v_) : -EINVAL;		\
+	int rc_ = (idx) < PERFCTR_NDECLARED ? fn((idx), &v_) : (bad);	\
 	if (unlikely(rc_))						\
 		PERFCTR_FAIL((site), "%s %s", (what),			\
 			     perfctr_read_error((idx), rc_));		\
 	STAP_RETURN(v_);						\
 } while (0)
+
+/* perfctr_total(): every followed task's count of a .process counter. */
+#define PERFCTR_TOTAL(idx, what, site)					\
+	PERFCTR_READ_IDX(perfctr_read_total, idx, -EINVAL, what, site)
 
 /* A read function given an id the script does not declare. */
 #define PERFCTR_UNDECLARED(id, site)					\

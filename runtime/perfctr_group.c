@@ -466,17 +466,6 @@ static void perfctr_groups_rearm(void)
 	cpus_read_unlock();
 }
 
-/* The generated tapset's perfctr_topdown(id) with a run-time id. */
-#define PERFCTR_TD(idx, what, site) do {				\
-	u64 v_ = 0;							\
-	int rc_ = (idx) < PERFCTR_NDECLARED ?				\
-		  perfctr_read_topdown((idx), &v_) : -ENODEV;		\
-	if (unlikely(rc_))						\
-		PERFCTR_FAIL((site), "%s %s", (what),			\
-			     perfctr_read_error((idx), rc_));		\
-	STAP_RETURN(v_);						\
-} while (0)
-
 #else /* !PERFCTR_NGROUPS */
 static int perfctr_groups_start(void) { return 0; }
 static void perfctr_groups_stop(void) { }

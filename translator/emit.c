@@ -430,7 +430,8 @@ static void emit_read_functions(struct strbuf *sb, const struct model *m)
 	if (m->ngroups)
 		strbuf__printf(sb, "function __perfctr_td:long (idx:long, "
 			       "what:string, site:long) %%{ /* pure */ " UNPRIV
-			       "PERFCTR_TD(STAP_ARG_idx, STAP_ARG_what, "
+			       "PERFCTR_READ_IDX(perfctr_read_topdown, "
+			       "STAP_ARG_idx, -ENODEV, STAP_ARG_what, "
 			       "STAP_ARG_site); %%}\n");
 }
 
