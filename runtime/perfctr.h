@@ -112,15 +112,17 @@ int perfctr_assign_parse(char *s, const struct perfctr_table *t,
 
 /* Is the event perfctr-run left open at a group's fd the one the
  * assignment says (slot s; member 0 leads), counting per CPU as the
- * module would open it (perfctr_attr.h)?  cpu: the event's CPU; *want:
- * the CPU of its group here (-1 for a leader, which sets it), which
- * must come after prev (the group's CPU before), below max_cpus.
- * Returns 0, or -EINVAL with why in err.  Pure C. */
+ * module would open it (perfctr_attr.h)?  attr: the event's, pmu_type:
+ * its PMU's type; cpu: the event's CPU; *want: the CPU of its group
+ * here (-1 for a leader, which sets it), which must come after prev
+ * (the group's CPU before), below max_cpus.  Returns 0, or -EINVAL with
+ * why in err.  Pure C. */
 int perfctr_group_event_check(const struct perfctr_slot *s, unsigned int mux,
 			      unsigned int member,
-			      const struct perf_event_attr *attr, int cpu,
-			      int *want, int prev, unsigned int max_cpus,
-			      char *err, size_t errlen);
+			      const struct perf_event_attr *attr,
+			      unsigned int pmu_type, int cpu, int *want,
+			      int prev, unsigned int max_cpus, char *err,
+			      size_t errlen);
 
 #ifdef __KERNEL__
 

@@ -198,11 +198,16 @@ int perfctr_assign_parse(char *s, const struct perfctr_table *t,
 
 /* The attr fields that say what an event counts and how it is
  * scheduled, as the module would set them (perfctr_attr.h); a
- * sibling is never pinned (perf: only a leader may be). */
+ * sibling is never pinned (perf: only a leader may be).  perf may
+ * give an event of a generic type the type of the PMU that took it
+ * (Linux 6.12: cpu-clock and task-clock are PMUs of their own). */
 static const char *perfctr_attr_differs(const struct perf_event_attr *have,
-					const struct perf_event_attr *want)
+					const struct perf_event_attr *want,
+					unsigned int pmu_type)
 {
-	if (have->type != want->type || have->config != want->config ||
+	if ((have->type != want->type &&
+	     (want->type >= PERF_TYPE_MAX || have->type != pmu_type)) ||
+	    have->config != want->config ||
 	    have->config1 != want->config1 || have->config2 != want->config2)
 		return "counts another event";
 	if (have->exclude_user != want->exclude_user ||
@@ -222,9 +227,10 @@ static const char *perfctr_attr_differs(const struct perf_event_attr *have,
 
 int perfctr_group_event_check(const struct perfctr_slot *s, unsigned int mux,
 			      unsigned int member,
-			      const struct perf_event_attr *attr, int cpu,
-			      int *want, int prev, unsigned int max_cpus,
-			      char *err, size_t errlen)
+			      const struct perf_event_attr *attr,
+			      unsigned int pmu_type, int cpu, int *want,
+			      int prev, unsigned int max_cpus, char *err,
+			      size_t errlen)
 {
 	struct perf_event_attr a;
 	const char *why;
@@ -232,9 +238,13 @@ int perfctr_group_event_check(const struct perfctr_slot *s, unsigned int mux,
 	perfctr_attr_counter(&a, s->type, s->config, s->config1, s->config2,
 			     s->flags);
 	a.pinned = !member && !mux;
-	why = perfctr_attr_differs(attr, &a);
+	why = perfctr_attr_differs(attr, &a, pmu_type);
 	if (why) {
-		snprintf(err, errlen, "the event %s", why);
+		snprintf(err, errlen, "the event %s (type %u config %#llx "
+			 "pinned %u, the assignment's type %u config %#llx "
+			 "pinned %u)", why, attr->type,
+			 (unsigned long long)attr->config, attr->pinned,
+			 a.type, (unsigned long long)a.config, a.pinned);
 		return -EINVAL;
 	}
 	if (cpu < 0 || (unsigned int)cpu >= max_cpus) {

@@ -290,7 +290,7 @@ static int perfctr_group_take_cpu(unsigned int g, unsigned int k, int prev)
 	struct perfctr_cpu *pc = NULL;
 	struct file *file;
 	const char *why = NULL;
-	char err[96] = "";
+	char err[192] = "";
 	unsigned int m, fd, idx;
 	int cpu = -1;
 
@@ -308,8 +308,8 @@ static int perfctr_group_take_cpu(unsigned int g, unsigned int k, int prev)
 		}
 		ev = file->private_data;
 		idx = perfctr_group_member(gd, m);
-		if (perfctr_group_event_check(&perfctr_slots[idx],
-					      gd->mux, m, &ev->attr,
+		if (perfctr_group_event_check(&perfctr_slots[idx], gd->mux, m,
+					      &ev->attr, ev->pmu->type,
 					      READ_ONCE(ev->cpu), &cpu, prev,
 					      nr_cpu_ids, err, sizeof(err)) ||
 		    (why = perfctr_group_place(ev, m, lead))) {

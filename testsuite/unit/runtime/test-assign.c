@@ -203,53 +203,62 @@ static void group_events(void)
 	int want = -1;
 
 	perfctr_attr_counter(&a, 0, 1, 0, 0, PERFCTR_F_EXCLUDE_KERNEL);
-	is_int(perfctr_group_event_check(&s, 0, 0, &a, 1, &want, 0, 8, err,
+	is_int(perfctr_group_event_check(&s, 0, 0, &a, 0, 1, &want, 0, 8, err,
 					 sizeof(err)), 0,
 	       "a pinned leader on CPU 1, after CPU 0");
 	is_int(want, 1, "  sets its group's CPU");
 	a.pinned = 0;
-	is_int(perfctr_group_event_check(&s, 0, 1, &a, 1, &want, 0, 8, err,
+	is_int(perfctr_group_event_check(&s, 0, 1, &a, 0, 1, &want, 0, 8, err,
 					 sizeof(err)), 0, "its sibling, not pinned");
-	ok(perfctr_group_event_check(&s, 0, 1, &a, 2, &want, 0, 8, err,
+	ok(perfctr_group_event_check(&s, 0, 1, &a, 0, 2, &want, 0, 8, err,
 				     sizeof(err)) == -EINVAL &&
 	   strstr(err, "counts on CPU 2, its leader on CPU 1"),
 	   "a sibling on another CPU: %s", err);
-	ok(perfctr_group_event_check(&s, 0, 0, &a, 1, &want, 0, 8, err,
+	ok(perfctr_group_event_check(&s, 0, 0, &a, 0, 1, &want, 0, 8, err,
 				     sizeof(err)) == -EINVAL &&
 	   strstr(err, "is not pinned"), "a leader not pinned: %s", err);
-	is_int(perfctr_group_event_check(&s, 1, 0, &a, 3, &want, 1, 8, err,
+	is_int(perfctr_group_event_check(&s, 1, 0, &a, 0, 3, &want, 1, 8, err,
 					 sizeof(err)), 0,
 	       "a .multiplex group's leader is not pinned");
 	a.pinned = 1;
-	ok(perfctr_group_event_check(&s, 0, 1, &a, 3, &want, 1, 8, err,
+	ok(perfctr_group_event_check(&s, 0, 1, &a, 0, 3, &want, 1, 8, err,
 				     sizeof(err)) == -EINVAL &&
 	   strstr(err, "is pinned"), "a pinned sibling: %s", err);
-	ok(perfctr_group_event_check(&s, 0, 0, &a, 1, &want, 1, 8, err,
+	ok(perfctr_group_event_check(&s, 0, 0, &a, 0, 1, &want, 1, 8, err,
 				     sizeof(err)) == -EINVAL &&
 	   strstr(err, "CPU 1 comes after CPU 1"), "a CPU twice: %s", err);
-	ok(perfctr_group_event_check(&s, 0, 0, &a, -1, &want, -1, 8, err,
+	ok(perfctr_group_event_check(&s, 0, 0, &a, 0, -1, &want, -1, 8, err,
 				     sizeof(err)) == -EINVAL &&
 	   strstr(err, "counts a task"), "a task's event: %s", err);
-	ok(perfctr_group_event_check(&s, 0, 0, &a, 8, &want, -1, 8, err,
+	ok(perfctr_group_event_check(&s, 0, 0, &a, 0, 8, &want, -1, 8, err,
 				     sizeof(err)) == -EINVAL &&
 	   strstr(err, "on no CPU this kernel has"), "CPU 8 of 8: %s", err);
+	a.type = 7;
+	is_int(perfctr_group_event_check(&s, 0, 0, &a, 7, 4, &want, 3, 8, err,
+					 sizeof(err)), 0, "a generic event on "
+	       "the type of the PMU that took it (Linux 6.12's task-clock)");
+	ok(perfctr_group_event_check(&s, 0, 0, &a, 9, 4, &want, 3, 8, err,
+				     sizeof(err)) == -EINVAL &&
+	   strstr(err, "counts another event (type 7 config 0x1"),
+	   "  not on another type: %s", err);
+	a.type = 0;
 	a.config = 2;
-	ok(perfctr_group_event_check(&s, 0, 0, &a, 4, &want, 3, 8, err,
+	ok(perfctr_group_event_check(&s, 0, 0, &a, 0, 4, &want, 3, 8, err,
 				     sizeof(err)) == -EINVAL &&
 	   strstr(err, "counts another event"), "another config: %s", err);
 	a.config = 1;
 	a.exclude_kernel = 0;
-	ok(perfctr_group_event_check(&s, 0, 0, &a, 4, &want, 3, 8, err,
+	ok(perfctr_group_event_check(&s, 0, 0, &a, 0, 4, &want, 3, 8, err,
 				     sizeof(err)) == -EINVAL &&
 	   strstr(err, "other privilege levels"), "kernel counted: %s", err);
 	a.exclude_kernel = 1;
 	a.sample_period = 1000;
-	ok(perfctr_group_event_check(&s, 0, 0, &a, 4, &want, 3, 8, err,
+	ok(perfctr_group_event_check(&s, 0, 0, &a, 0, 4, &want, 3, 8, err,
 				     sizeof(err)) == -EINVAL &&
 	   strstr(err, "samples"), "a sampling event: %s", err);
 	a.sample_period = 0;
 	a.exclusive = 1;
-	ok(perfctr_group_event_check(&s, 0, 0, &a, 4, &want, 3, 8, err,
+	ok(perfctr_group_event_check(&s, 0, 0, &a, 0, 4, &want, 3, 8, err,
 				     sizeof(err)) == -EINVAL &&
 	   strstr(err, "exclusive"), "an exclusive one: %s", err);
 }
