@@ -17,7 +17,12 @@
 
 #include "perfctr_assign.c"
 
+/* A record per counter, and a group's ("gIDX,FD0,NCPU") per group. */
+#ifdef PERFCTR_NGROUPS
+#define PERFCTR_ASSIGN_MAX (40 + PERFCTR_NDECLARED * 96 + PERFCTR_NGROUPS * 32)
+#else
 #define PERFCTR_ASSIGN_MAX (40 + PERFCTR_NDECLARED * 96)
+#endif
 
 /* Set once at load by perfctr-run; readable by all (--dump-counters). */
 static char perfctr_assign[PERFCTR_ASSIGN_MAX];

@@ -390,6 +390,7 @@ static int perfctr_groups_start(void)
 	unsigned int g, k;
 	int cpu, rc = 0;
 
+	memset(perfctr_gtd, PERFCTR_TD_NONE, sizeof(perfctr_gtd));
 	for (g = 0; g < PERFCTR_NGROUPS && !rc; g++) {
 		if (!perfctr_groups[g].n ||
 		    !perfctr_requests[perfctr_groups[g].leader].id)
