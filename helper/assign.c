@@ -1,29 +1,48 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * assign.c - the records of the perfctr_assign module argument:
- * ";idx,type,config,config1,config2,flags", decimal then hex.
+ * ";idx,type,config,config1,config2,flags", decimal then hex, and a
+ * group's ";gidx,fd0,ncpu", decimal.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "internal.h"
 
-int perfctr_assign__append(char *buf, size_t len, unsigned int idx,
-			   const struct perfctr_encoding *enc)
+#include <stdarg.h>
+
+/* Appends one record to the string in buf, or nothing. */
+static int __attribute__((format(printf, 3, 4)))
+append(char *buf, size_t len, const char *fmt, ...)
 {
 	size_t used = strnlen(buf, len);
+	va_list ap;
 	int n;
 
 	if (used == len)
 		return -EINVAL;		/* not a string */
-	n = snprintf(buf + used, len - used, ";%u,%u,%llx,%llx,%llx,%x",
-		     idx, (unsigned int)enc->type,
-		     (unsigned long long)enc->config,
-		     (unsigned long long)enc->config1,
-		     (unsigned long long)enc->config2, (unsigned int)enc->flags);
+	va_start(ap, fmt);
+	n = vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
 	if (n < 0 || (size_t)n >= len - used) {
 		buf[used] = '\0';
 		return -ENOSPC;
 	}
 	return 0;
+}
+
+int perfctr_assign__append(char *buf, size_t len, unsigned int idx,
+			   const struct perfctr_encoding *enc)
+{
+	return append(buf, len, ";%u,%u,%llx,%llx,%llx,%x", idx,
+		      (unsigned int)enc->type, (unsigned long long)enc->config,
+		      (unsigned long long)enc->config1,
+		      (unsigned long long)enc->config2,
+		      (unsigned int)enc->flags);
+}
+
+int perfctr_assign__append_group(char *buf, size_t len, unsigned int idx,
+				 unsigned int fd0, unsigned int ncpu)
+{
+	return append(buf, len, ";g%u,%u,%u", idx, fd0, ncpu);
 }

@@ -156,15 +156,58 @@ static int parse_record(struct perfctr_holder *h, char *rec,
 	return 0;
 }
 
-static int check_assign(struct perfctr_holder *h, const unsigned char *seen)
+/* Does request at lead a group (the first of its counters)? */
+static int leads_group(const struct perfctr_holder *h, unsigned int at)
+{
+	unsigned int i;
+
+	if (!h->reqs[at].group[0])
+		return 0;
+	for (i = 0; i < at; i++)
+		if (!strcmp(h->reqs[i].group, h->reqs[at].group))
+			return 0;
+	return 1;
+}
+
+/* "gidx,fd0,ncpu": where perfctr-run left a group's events for the
+ * module (which holds them now); only checked. */
+static int parse_group(struct perfctr_holder *h, char *rec,
+		       unsigned char *gseen)
+{
+	uint64_t v[3];
+	size_t i;
+	int at;
+
+	for (i = 0; i < 3; i++)
+		if (number(&rec, 10, i ? UINT32_MAX : PERFCTR_REQ_MAX - 1,
+			   i == 2, &v[i]))
+			return problem(h, "perfctr_assign has a malformed group "
+				       "record");
+	at = find_req(h, v[0]);
+	if (at < 0 || !leads_group(h, at))
+		return problem(h, "perfctr_assign has a group record for "
+			       "counter %u, which leads no group",
+			       (unsigned int)v[0]);
+	if (gseen[at]++)
+		return problem(h, "perfctr_assign has group \"%s\" twice",
+			       h->reqs[at].group);
+	return 0;
+}
+
+static int check_assign(struct perfctr_holder *h, const unsigned char *seen,
+			const unsigned char *gseen)
 {
 	char want[17];
 	unsigned int i;
 
-	for (i = 0; i < h->n; i++)
+	for (i = 0; i < h->n; i++) {
 		if (!seen[i])
 			return problem(h, "perfctr_assign has no record for "
 				       "counter %u", h->reqs[i].idx);
+		if (leads_group(h, i) && !gseen[i])
+			return problem(h, "perfctr_assign has no record for "
+				       "group \"%s\"", h->reqs[i].group);
+	}
 	if (perfctr_table__hash(h->reqs, h->n, want) || strcmp(want, h->hash))
 		return problem(h, "perfctr_assign is for another table (hash "
 			       "%s, the requests hash to %s)", h->hash, want);
@@ -174,7 +217,7 @@ static int check_assign(struct perfctr_holder *h, const unsigned char *seen)
 static int parse_assign(struct perfctr_holder *h, char *text)
 {
 	char *rec = strchr(text, ';'), *next;
-	unsigned char *seen;
+	unsigned char *seen, *gseen;
 	size_t hlen = rec ? (size_t)(rec - text) : strlen(text);
 	int ret = 0;
 
@@ -187,19 +230,23 @@ static int parse_assign(struct perfctr_holder *h, char *text)
 	memcpy(h->hash, text, 16);
 	h->encs = calloc(h->n ? h->n : 1, sizeof(*h->encs));
 	seen = calloc(h->n ? h->n : 1, 1);
-	if (!h->encs || !seen) {
+	gseen = calloc(h->n ? h->n : 1, 1);
+	if (!h->encs || !seen || !gseen) {
 		free(seen);
+		free(gseen);
 		return -ENOMEM;
 	}
 	for (rec = rec ? rec + 1 : NULL; !ret && !h->problem && rec; rec = next) {
 		next = strchr(rec, ';');
 		if (next)
 			*next++ = '\0';
-		ret = parse_record(h, rec, seen);
+		ret = rec[0] == 'g' ? parse_group(h, rec + 1, gseen) :
+		      parse_record(h, rec, seen);
 	}
 	if (!ret && !h->problem)
-		ret = check_assign(h, seen);
+		ret = check_assign(h, seen, gseen);
 	free(seen);
+	free(gseen);
 	if (h->problem) {
 		free(h->encs);
 		h->encs = NULL;

@@ -187,6 +187,8 @@ static json_t *holder(struct json_out *o, const struct perfctr_holder *h)
 					       plms[r->plm] : NULL),
 				    "src", str(r->src),
 				    "multiplex", json_boolean(r->mux),
+				    "group", r->group[0] ? str(r->group) :
+					     json_null(),
 				    "encoding", encoding(o, h->encs ?
 							 &h->encs[i] : NULL),
 				    NULL));

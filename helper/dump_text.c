@@ -272,9 +272,11 @@ static void holder_lines(FILE *f, const struct perfctr_holder *h)
 		fprintf(f, "  %s: no counters\n", h->module);
 	for (i = 0; i < h->n; i++) {
 		r = &h->reqs[i];
-		fprintf(f, "  %s: counter \"%s\" %s (%s%s) at %s", h->module,
-			r->id, r->event, plm_word(r->plm),
-			r->mux ? ", multiplex" : "", r->src);
+		fprintf(f, "  %s: counter \"%s\" %s (%s%s%s%s%s) at %s",
+			h->module, r->id, r->event, plm_word(r->plm),
+			r->mux ? ", multiplex" : "",
+			r->group[0] ? ", group \"" : "", r->group,
+			r->group[0] ? "\"" : "", r->src);
 		e = h->encs ? &h->encs[i] : NULL;
 		if (e)
 			fprintf(f, ": type %u config 0x%llx config1 0x%llx "

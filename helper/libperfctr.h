@@ -75,7 +75,13 @@ struct perfctr_request {
 	unsigned int hz;		/* .hz(F): the frequency, or 0 */
 	unsigned int precise;		/* .precise(L): 0..3 */
 	unsigned int gh;		/* the name's :G/:H (enum perfctr_gh) */
+	char group[PERFCTR_ID_MAX];	/* .group("NAME"), or "" */
 };
+
+/* A group: its counters are one perf event group, led by the one with
+ * the lowest index; at most this many (the largest PMU we know, arm64's
+ * 31 event counters and the cycle counter). */
+#define PERFCTR_GROUP_MAX 32
 
 /* A sampling clause's placeholder encoding in stap's perf probe (raw,
  * config MAGIC | index), which the module replaces at start. */
@@ -162,6 +168,14 @@ int perfctr_sample__check(const struct perfctr_request *req,
 int perfctr_assign__append(char *buf, size_t len, unsigned int idx,
 			   const struct perfctr_encoding *enc);
 
+/* Appends a group's record: the group led by request idx has its events
+ * open on ncpu CPUs, CPU by CPU in ascending order and each CPU's in
+ * the group's order, at fds fd0 on.  Returns 0 or -ENOSPC. */
+int perfctr_assign__append_group(char *buf, size_t len, unsigned int idx,
+				 unsigned int fd0, unsigned int ncpu);
+/* Longest group record, with its ';'. */
+#define PERFCTR_ASSIGN_GROUP_MAX 40
+
 /* ------------------------------------------------------------- resolving */
 
 struct perfctr_resolver;
@@ -223,6 +237,13 @@ struct perfctr_trial {
 	unsigned int per_task;	/* .process: a task's event (cpu -1) */
 	unsigned int sample, hz, precise;	/* a sampling clause's */
 	unsigned int gh;	/* the name's :G/:H (keeps exclude_guest) */
+	/* In a group: 1 + the index of its leader in the set (its own
+	 * for the leader, which comes first); 0: not in one. */
+	unsigned int group;
+	/* A group's events stay open when keep is set and the whole set
+	 * opened: fd says where (not closed on exec: perfctr-run hands
+	 * them to the module), else -1. */
+	int keep, fd;
 };
 
 /* The trial of a request (NULL: a counter per CPU) with encoding enc. */
@@ -246,6 +267,16 @@ int perfctr_trial__pinned(const struct perfctr_trial *t);
  * failure's errno. */
 int perfctr_trials__open(struct perfctr_trial *t, unsigned int n, int cpu,
 			 int *res);
+
+/* Why member k of a group failed to open next to members 0..k-1 (t[0]
+ * leads it) on cpu: PERFCTR_GROUP_EVENT, the event cannot be opened
+ * even alone (*err: why); PERFCTR_GROUP_PAIR, not next to its leader
+ * (another PMU: perf puts a group on one, software events aside);
+ * PERFCTR_GROUP_SIZE, next to its leader but not after all the others:
+ * the group does not fit the PMU. */
+enum { PERFCTR_GROUP_EVENT, PERFCTR_GROUP_PAIR, PERFCTR_GROUP_SIZE };
+int perfctr_trials__group_why(const struct perfctr_trial *t, unsigned int k,
+			      int cpu, int *err);
 
 /* Says in words why a trial open failed with err (a negative errno from
  * the functions above); names perf_event_paranoid and its value for
@@ -279,6 +310,14 @@ int perfctr_priv__check(const struct perfctr_modtab *tab,
 			const struct perfctr_request *req,
 			const struct perfctr_encoding *enc, int paranoid,
 			unsigned int uid, char *err, size_t errlen);
+
+/* ------------------------------------------------------------- topdown */
+
+/* Intel's topdown events (runtime/perfctr_topdown.h): the kind of enc
+ * (enum perfctr_td_kind: a metric 0..7, PERFCTR_TD_SLOTS_KIND) when its
+ * PMU in SYSFS has the topdown events, else PERFCTR_TD_NONE (-1). */
+int perfctr_topdown__kind(const char *sysfs_root,
+			  const struct perfctr_encoding *enc);
 
 /* ------------------------------------------------------------------ cpus */
 

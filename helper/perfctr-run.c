@@ -7,14 +7,19 @@
  * and runs the real staprun with the same arguments plus one more,
  * perfctr_assign=...; any other run goes to the real staprun untouched.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include "libperfctr.h"
+#include "perfctr_topdown.h"
 
 #ifndef REAL_STAPRUN
 #define REAL_STAPRUN "/usr/bin/staprun"
@@ -127,12 +132,22 @@ struct plan {
 	/* One CPU's trial: the good requests' events and results. */
 	struct perfctr_trial *set;
 	unsigned int *set_idx;		/* which request each one is */
+	int *set_pos;			/* where each request is in it, or -1 */
 	int *res;
+	/* Groups: each request's leader (itself when it is not in a
+	 * group); the online CPUs; the events left open on each (fd, or
+	 * -1: [cpu position][request]); each leader's first fd once they
+	 * sit in one block. */
+	unsigned int *leader;
+	int *cpus, ncpus, groups;
+	int *gfd;
+	unsigned int *fd0;
 };
 
 static int plan_alloc(struct plan *p, const struct perfctr_modtab *tab)
 {
 	size_t n = tab->n + 1;
+	unsigned int i, j;
 
 	memset(p, 0, sizeof(*p));
 	p->tab = tab;
@@ -141,19 +156,47 @@ static int plan_alloc(struct plan *p, const struct perfctr_modtab *tab)
 	p->why = calloc(n, sizeof(*p->why));
 	p->set = calloc(n, sizeof(*p->set));
 	p->set_idx = calloc(n, sizeof(*p->set_idx));
+	p->set_pos = calloc(n, sizeof(*p->set_pos));
 	p->res = calloc(n, sizeof(*p->res));
-	return p->enc && p->ok && p->why && p->set && p->set_idx && p->res ?
-	       0 : -ENOMEM;
+	p->leader = calloc(n, sizeof(*p->leader));
+	p->fd0 = calloc(n, sizeof(*p->fd0));
+	if (!p->enc || !p->ok || !p->why || !p->set || !p->set_idx ||
+	    !p->set_pos || !p->res || !p->leader || !p->fd0)
+		return -ENOMEM;
+	for (i = 0; i < tab->n; i++) {
+		for (j = 0; j < i && (!tab->reqs[i].group[0] ||
+				      strcmp(tab->reqs[j].group,
+					     tab->reqs[i].group)); j++)
+			;
+		p->leader[i] = j;
+		p->groups += j == i && tab->reqs[i].group[0];
+	}
+	return 0;
 }
 
 static void plan_free(struct plan *p)
 {
+	int i;
+
+	for (i = 0; p->gfd && i < p->ncpus * (int)p->tab->n; i++)
+		if (p->gfd[i] >= 0)
+			close(p->gfd[i]);
 	free(p->enc);
 	free(p->ok);
 	free(p->why);
 	free(p->set);
 	free(p->set_idx);
+	free(p->set_pos);
 	free(p->res);
+	free(p->leader);
+	free(p->cpus);
+	free(p->gfd);
+	free(p->fd0);
+}
+
+static int grouped(const struct plan *p, unsigned int i)
+{
+	return p->tab->reqs[i].group[0] != '\0';
 }
 
 static void fail(struct plan *p, unsigned int i, const char *what)
@@ -161,6 +204,18 @@ static void fail(struct plan *p, unsigned int i, const char *what)
 	snprintf(p->why[i], WHY_MAX, "%s", what);
 	p->ok[i] = 0;
 	p->bad++;
+}
+
+/* A group is counted whole or not at all: its other counters are out
+ * too, said once (at i). */
+static void fail_group(struct plan *p, unsigned int i, const char *what)
+{
+	unsigned int j;
+
+	fail(p, i, what);
+	for (j = 0; grouped(p, i) && j < p->tab->n; j++)
+		if (j != i && p->leader[j] == p->leader[i] && p->ok[j])
+			fail(p, j, "");
 }
 
 /* What the script wrote: a counter's id, a sampling probe, or the call
@@ -225,6 +280,44 @@ static void resolve_all(struct plan *p, struct perfctr_resolver *r,
 }
 
 /*
+ * Intel's topdown metrics count only in a group led by slots (the kernel
+ * refuses them elsewhere, with EINVAL): said here, with what to write.
+ * In a group, slots and the metrics are marked for the module's
+ * perfctr_topdown().
+ */
+static void topdown_all(struct plan *p, const char *sysfs_root)
+{
+	const struct perfctr_request *req;
+	char msg[WHY_MAX];
+	unsigned int i, l;
+	int k, lk;
+
+	for (i = 0; i < p->tab->n; i++) {
+		req = &p->tab->reqs[i];
+		l = p->leader[i];
+		k = p->ok[i] ? perfctr_topdown__kind(sysfs_root, &p->enc[i]) :
+		    PERFCTR_TD_NONE;
+		lk = grouped(p, i) && p->ok[l] ?
+		     perfctr_topdown__kind(sysfs_root, &p->enc[l]) :
+		     PERFCTR_TD_NONE;
+		if (k == PERFCTR_TD_NONE)
+			continue;
+		if (lk == PERFCTR_TD_SLOTS_KIND) {
+			p->enc[i].flags |= PERFCTR_F_TOPDOWN;
+			continue;
+		}
+		if (k == PERFCTR_TD_SLOTS_KIND)
+			continue;
+		snprintf(msg, sizeof(msg), "\"%s\" is one of Intel's topdown "
+			 "metrics, which the kernel counts only in a group led "
+			 "by \"slots\" (TOPDOWN.SLOTS): give it and a \"slots\" "
+			 "counter declared before it the same .group(\"NAME\")",
+			 req->event);
+		fail_group(p, i, msg);
+	}
+}
+
+/*
  * A stapsys or stapusr module counts only what perf_event_open would let
  * its user count (the module checks it too): refuse here first, naming
  * the rule and perf_event_paranoid.
@@ -246,107 +339,323 @@ static void priv_all(struct plan *p)
 			fail(p, i, err);
 }
 
+/* Appends to buf[0..len) at n, as far as it goes; returns the new n. */
+static size_t __attribute__((format(printf, 4, 5)))
+addf(char *buf, size_t len, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (n >= len)
+		return n;
+	va_start(ap, fmt);
+	k = vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+	return k < 0 ? len : n + k;
+}
+
+/* ` "a", group "g" ("b", "c")`: the pinned events a holder holds, a
+ * group's together. */
+static size_t holder_events(const struct perfctr_holder *h, char *buf,
+			    size_t len, size_t n)
+{
+	const struct perfctr_request *r = h->reqs;
+	const char *sep = "", *in;
+	unsigned int j, k;
+
+	for (j = 0; j < h->n; j++) {
+		if (h->encs && (h->encs[j].flags & PERFCTR_F_MULTIPLEX))
+			continue;
+		if (!r[j].group[0]) {
+			n = addf(buf, len, n, "%s \"%s\"", sep, r[j].event);
+			sep = ",";
+			continue;
+		}
+		for (k = 0; k < j && strcmp(r[k].group, r[j].group); k++)
+			;
+		if (k < j)
+			continue;	/* named with its group's first */
+		n = addf(buf, len, n, "%s group \"%s\" (", sep, r[j].group);
+		for (k = j, in = ""; k < h->n; k++)
+			if (!strcmp(r[k].group, r[j].group)) {
+				n = addf(buf, len, n, "%s\"%s\"", in,
+					 r[k].event);
+				in = ", ";
+			}
+		n = addf(buf, len, n, ")");
+		sep = ",";
+	}
+	return n;
+}
+
 /* "; script X.stp holds "a", "b"" for every other loaded perfctr
  * module with pinned counters: read from the kernel (sysfs), never stale. */
 static size_t name_holders(const char *sysfs_root, char *buf, size_t len)
 {
 	struct perfctr_holder *h = NULL;
 	int nh = perfctr_holders__read(sysfs_root, &h), i;
-	unsigned int j;
 	size_t n = 0;
 
-	for (i = 0; i < nh && n < len; i++) {
-		const char *sep = "";
-
-		n += snprintf(buf + n, len - n, "; %s (%s) holds", h[i].module,
-			      h[i].n ? h[i].reqs[0].src : "?");
-		for (j = 0; j < h[i].n && n < len; j++, sep = ",")
-			if (!h[i].encs ||
-			    !(h[i].encs[j].flags & PERFCTR_F_MULTIPLEX))
-				n += snprintf(buf + n, len - n, "%s \"%s\"", sep,
-					      h[i].reqs[j].event);
+	for (i = 0; i < nh; i++) {
+		n = addf(buf, len, n, "; %s (%s) holds", h[i].module,
+			 h[i].n ? h[i].reqs[0].src : "?");
+		n = holder_events(&h[i], buf, len, n);
 	}
 	if (nh > 0)
 		perfctr_holders__free(h, nh);
-	return n;
+	return n < len ? n : len - 1;
 }
 
-/* Why an event does not fit: what else wants the counters. */
+/* Why an event, or a group (name: `its events ("a", "b")`), does not
+ * fit: what else wants the counters. */
 static void explain_no_room(const struct plan *p, unsigned int k,
-			    const char *sysfs_root, char *buf, size_t len)
+			    const char *what, const char *sysfs_root,
+			    char *buf, size_t len)
 {
+	const char *sep = "";
 	size_t n = 0;
 	unsigned int i;
 
-	n += snprintf(buf, len, "it does not fit: the PMU has no free counter "
-		      "for it next to this script's other pinned events (");
-	for (i = 0; i < k && n < len; i++)
-		if (perfctr_trial__pinned(&p->set[i]))
-			n += snprintf(buf + n, len - n, "%s\"%s\"", i ? ", " : "",
-				      p->tab->reqs[p->set_idx[i]].event);
-	if (n < len)
-		n += snprintf(buf + n, len - n, ")");
+	n = addf(buf, len, n, "%s does not fit: the PMU has no free counter "
+		 "for %s next to this script's other pinned events (", what,
+		 strcmp(what, "it") ? "them" : "it");
+	for (i = 0; i < k; i++)
+		if (perfctr_trial__pinned(&p->set[i]) ||
+		    (p->set[i].group && perfctr_trial__pinned(
+				&p->set[p->set[i].group - 1]))) {
+			n = addf(buf, len, n, "%s\"%s\"", sep,
+				 p->tab->reqs[p->set_idx[i]].event);
+			sep = ", ";
+		}
+	n = addf(buf, len, n, ")");
 	if (n < len)
 		n += name_holders(sysfs_root, buf + n, len - n);
-	if (n < len && perfctr_watchdog__holds_counter())
-		n += snprintf(buf + n, len - n, "; kernel.nmi_watchdog is 1: "
-			      "the NMI watchdog may hold one counter per CPU");
-	if (n < len)
-		snprintf(buf + n, len - n, "; add .multiplex to the probe point "
-			 "to time-share counters, with scaled counts");
+	if (perfctr_watchdog__holds_counter())
+		n = addf(buf, len, n, "; kernel.nmi_watchdog is 1: the NMI "
+			 "watchdog may hold one counter per CPU");
+	addf(buf, len, n, "; add .multiplex to the probe point%s to "
+	     "time-share counters, with scaled counts", strcmp(what, "it") ?
+	     "s of the group" : "");
 }
 
-/* Opens the resolved requests together on one CPU, as the module will
- * hold them while a followed task runs there; reports (once per request)
- * those that cannot be counted there.  A request whose PMU refused
- * exclude_guest is assigned without it. */
-static void trial_cpu(struct plan *p, int cpu, const char *sysfs_root)
+/* `"a", "b", "c"`: the events of the group request r leads, and how
+ * many of them count on the PMU (software events need no counter). */
+static size_t group_events(const struct plan *p, unsigned int r, char *buf,
+			   size_t len, unsigned int *hw)
+{
+	const char *sep = "";
+	unsigned int i;
+	size_t n = 0;
+
+	*hw = 0;
+	buf[0] = '\0';
+	for (i = 0; i < p->tab->n; i++)
+		if (p->leader[i] == r && grouped(p, i)) {
+			n = addf(buf, len, n, "%s\"%s\"", sep,
+				 p->tab->reqs[i].event);
+			sep = ", ";
+			*hw += p->enc[i].type != 1;	/* PERF_TYPE_SOFTWARE */
+		}
+	return n;
+}
+
+/*
+ * Set entry k, a group's, did not open or fit on cpu: why, in msg, said
+ * at the request it returns (the leader for what is the group's).  Perf's
+ * rules decide: a sibling that opens alone and next to its leader but not
+ * after the others makes the group too large for the PMU.
+ */
+static unsigned int explain_group(const struct plan *p, unsigned int k,
+				  int cpu, const char *sysfs_root, char *msg,
+				  size_t len)
+{
+	unsigned int r = p->set_idx[k], l = p->leader[r], hw, m = 0, i;
+	const struct perfctr_request *req = &p->tab->reqs[r];
+	struct perfctr_trial t[PERFCTR_GROUP_MAX];
+	char events[WHY_MAX / 4], why[WHY_MAX / 2], what[WHY_MAX / 4];
+	int err, res = p->res[k];
+
+	group_events(p, l, events, sizeof(events), &hw);
+	if (res == -ENOSPC) {
+		snprintf(what, sizeof(what), "its events (%s)", events);
+		explain_no_room(p, k, what, sysfs_root, why, sizeof(why));
+		snprintf(msg, len, "group \"%s\" cannot be counted on CPU %d: "
+			 "%s", req->group, cpu, why);
+		return l;
+	}
+	if (r != l) {
+		for (i = 0; i < p->tab->n && m < PERFCTR_GROUP_MAX; i++)
+			if (p->leader[i] == l && p->set_pos[i] >= 0 &&
+			    (unsigned int)p->set_pos[i] <= k)
+				t[m++] = p->set[p->set_pos[i]];
+		for (i = 0; i < m; i++)
+			t[i].group = 1;
+		switch (perfctr_trials__group_why(t, m - 1, cpu, &err)) {
+		case PERFCTR_GROUP_PAIR:
+			perfctr_trial__explain(err, why, sizeof(why));
+			snprintf(msg, len, "event \"%s\" cannot be in group "
+				 "\"%s\" with \"%s\", which leads it: perf puts "
+				 "a group's events on one PMU (software events "
+				 "may join any group), and refuses it there on "
+				 "CPU %d (%s)", req->event, req->group,
+				 p->tab->reqs[l].event, cpu, why);
+			return r;
+		case PERFCTR_GROUP_SIZE:
+			snprintf(msg, len, "group \"%s\" needs %u counters at "
+				 "once (%s) and does not fit the PMU: perf "
+				 "refuses \"%s\" on CPU %d next to the %u events "
+				 "before it; a group is scheduled whole: make it "
+				 "smaller, or split it", req->group, hw, events,
+				 req->event, cpu, m - 1);
+			return l;
+		}
+		res = err;
+	}
+	perfctr_trial__explain(res, why, sizeof(why));
+	snprintf(msg, len, "event \"%s\" cannot be counted on CPU %d: %s",
+		 req->event, cpu, why);
+	return r;
+}
+
+/* The set for one CPU: the good requests, a group's with its leader's
+ * place (the leader comes first: it has the lowest index). */
+static unsigned int trial_set(struct plan *p)
 {
 	unsigned int i, k = 0;
-	char why[WHY_MAX - 128], msg[WHY_MAX];
-	int ret;
 
 	for (i = 0; i < p->tab->n; i++)
-		if (p->ok[i]) {
-			perfctr_trial__init(&p->set[k], &p->tab->reqs[i],
-					    &p->enc[i]);
-			p->set_idx[k++] = i;
+		p->set_pos[i] = -1;
+	for (i = 0; i < p->tab->n; i++) {
+		if (!p->ok[i] || (grouped(p, i) && p->set_pos[p->leader[i]] < 0 &&
+				  p->leader[i] != i))
+			continue;
+		perfctr_trial__init(&p->set[k], &p->tab->reqs[i], &p->enc[i]);
+		p->set_pos[i] = k;
+		if (grouped(p, i)) {
+			p->set[k].group = 1 + p->set_pos[p->leader[i]];
+			p->set[k].keep = 1;
 		}
+		p->set_idx[k++] = i;
+	}
+	return k;
+}
+
+/* Opens the resolved requests together on the CPU at position pos, as
+ * the module will hold them while a followed task runs there; reports
+ * (once per request, once per group) those that cannot be counted there.
+ * A request whose PMU refused exclude_guest is assigned without it.  A
+ * group's events stay open, for the module. */
+static void trial_cpu(struct plan *p, int pos, const char *sysfs_root)
+{
+	unsigned int i, r, k = trial_set(p);
+	char why[WHY_MAX - 128], msg[WHY_MAX];
+	int ret, cpu = p->cpus[pos];
+
 	ret = perfctr_trials__open(p->set, k, cpu, p->res);
-	for (i = 0; i < k; i++)
+	for (i = 0; i < k; i++) {
 		p->enc[p->set_idx[i]].flags = p->set[i].enc.flags;
+		if (p->set[i].fd >= 0)
+			p->gfd[pos * p->tab->n + p->set_idx[i]] = p->set[i].fd;
+	}
 	if (!ret)
 		return;
 	for (i = 0; i < k; i++) {
-		if (!p->res[i])
+		r = p->set_idx[i];
+		if (!p->res[i] || !p->ok[r])
+			continue;	/* fine, or its group is out already */
+		if (grouped(p, r)) {
+			fail_group(p, explain_group(p, i, cpu, sysfs_root, msg,
+						    sizeof(msg)), msg);
 			continue;
+		}
 		if (p->res[i] == -ENOSPC)
-			explain_no_room(p, k, sysfs_root, why, sizeof(why));
+			explain_no_room(p, k, "it", sysfs_root, why,
+					sizeof(why));
 		else
 			perfctr_trial__explain(p->res[i], why, sizeof(why));
 		/* a long explanation may be cut: the start says what */
 		if (snprintf(msg, sizeof(msg),
 			     "event \"%s\" cannot be counted on CPU %d: %s",
-			     p->tab->reqs[p->set_idx[i]].event, cpu, why) >=
+			     p->tab->reqs[r].event, cpu, why) >=
 		    (int)sizeof(msg))
 			msg[sizeof(msg) - 2] = '.';
-		fail(p, p->set_idx[i], msg);
+		fail(p, r, msg);
 	}
 }
 
 static int trial_all(struct plan *p, const char *sysfs_root)
 {
-	int *cpus, n, i;
+	int n, i;
 
-	n = perfctr_cpus__online(sysfs_root, &cpus);
+	n = perfctr_cpus__online(sysfs_root, &p->cpus);
 	if (n < 0) {
 		fprintf(stderr, PROG ": cannot read the online CPUs under %s: %s\n",
 			sysfs_root, strerror(-n));
 		return -1;
 	}
+	p->ncpus = n;
+	p->gfd = malloc((n * p->tab->n + 1) * sizeof(*p->gfd));
+	if (!p->gfd) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return -1;
+	}
+	for (i = 0; i < n * (int)p->tab->n; i++)
+		p->gfd[i] = -1;
 	for (i = 0; i < n; i++)
-		trial_cpu(p, cpus[i], sysfs_root);
-	free(cpus);
+		trial_cpu(p, i, sysfs_root);
+	return 0;
+}
+
+/* The highest fd open here, or -1. */
+static int highest_fd(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int fd, max = -1;
+
+	if (!d)
+		return sysconf(_SC_OPEN_MAX) - 1;	/* every one may be */
+	while ((e = readdir(d)))
+		if ((fd = atoi(e->d_name)) > max)
+			max = fd;
+	closedir(d);
+	return max;
+}
+
+/*
+ * The groups' events, in one block above every fd open here: each
+ * group's from fd0 on, CPU by CPU (ascending), in the group's order;
+ * without FD_CLOEXEC (dup2), so that staprun and stapio inherit them
+ * and the module finds them in stapio (runtime/perfctr_group.c).
+ */
+static int groups_place(struct plan *p)
+{
+	unsigned int i, j, m, next = highest_fd() + 1, n = p->tab->n;
+	int k, *fd;
+
+	for (i = 0; i < n; i++) {
+		if (!grouped(p, i) || p->leader[i] != i)
+			continue;
+		p->fd0[i] = next;
+		for (k = 0; k < p->ncpus; k++)
+			for (j = i, m = 0; j < n; j++) {
+				if (p->leader[j] != i)
+					continue;
+				fd = &p->gfd[k * n + j];
+				if (*fd < 0 || dup2(*fd, next) < 0) {
+					fprintf(stderr, PROG ": cannot place "
+						"group \"%s\"'s events at fd %u: "
+						"%s\n", p->tab->reqs[i].group,
+						next, strerror(*fd < 0 ? EBADF :
+							       errno));
+					return -1;
+				}
+				close(*fd);
+				*fd = -1;
+				next++;
+				m++;
+			}
+	}
 	return 0;
 }
 
@@ -363,21 +672,37 @@ static void show(const struct perfctr_request *req,
 static char *assign_format(const struct plan *p, int verbose)
 {
 	const struct perfctr_modtab *tab = p->tab;
-	size_t len = sizeof(ASSIGN_KEY) + 16 + tab->n * PERFCTR_ASSIGN_REC_MAX;
+	size_t len = sizeof(ASSIGN_KEY) + 16 + tab->n * PERFCTR_ASSIGN_REC_MAX +
+		     p->groups * PERFCTR_ASSIGN_GROUP_MAX;
 	char *buf = malloc(len);
-	unsigned int i;
+	unsigned int i, m, j;
+	int bad = 0;
 
 	if (!buf)
 		return NULL;
 	snprintf(buf, len, ASSIGN_KEY "%s", tab->hash);
 	for (i = 0; i < tab->n; i++) {
-		if (perfctr_assign__append(buf, len, tab->reqs[i].idx, &p->enc[i])) {
-			fprintf(stderr, PROG ": perfctr_assign overflows\n");
-			free(buf);
-			return NULL;
-		}
+		bad |= perfctr_assign__append(buf, len, tab->reqs[i].idx,
+					      &p->enc[i]);
 		if (verbose)
 			show(&tab->reqs[i], &p->enc[i]);
+	}
+	for (i = 0; i < tab->n; i++) {
+		if (!grouped(p, i) || p->leader[i] != i)
+			continue;
+		bad |= perfctr_assign__append_group(buf, len, tab->reqs[i].idx,
+						    p->fd0[i], p->ncpus);
+		for (j = 0, m = 0; j < tab->n; j++)
+			m += p->leader[j] == i;
+		if (verbose)
+			fprintf(stderr, PROG ": group \"%s\": %u events on %d "
+				"CPUs at fds %u to %u\n", tab->reqs[i].group, m,
+				p->ncpus, p->fd0[i], p->fd0[i] + m * p->ncpus - 1);
+	}
+	if (bad) {
+		fprintf(stderr, PROG ": perfctr_assign overflows\n");
+		free(buf);
+		return NULL;
 	}
 	return buf;
 }
@@ -397,14 +722,35 @@ static char *assign_build(const struct perfctr_modtab *tab, int verbose)
 		goto out;
 	}
 	resolve_all(&p, r, opts.sysfs_root);
+	topdown_all(&p, opts.sysfs_root);
 	priv_all(&p);
-	if (trial_all(&p, opts.sysfs_root) == 0 && !p.bad)
+	if (trial_all(&p, opts.sysfs_root) == 0 && !p.bad &&
+	    groups_place(&p) == 0)
 		assign = assign_format(&p, verbose);
 	report(&p);
 out:
 	perfctr_resolver__free(r);
 	plan_free(&p);
 	return assign;
+}
+
+/*
+ * Groups keep an fd per event and CPU open (a few thousand on a large
+ * machine): as perf does, open them under the hard limit.  staprun gets
+ * the user's own limit back; the fds above it stay open.
+ */
+static int nofile_raise(const struct perfctr_modtab *tab, struct rlimit *old)
+{
+	struct rlimit r;
+	unsigned int i;
+
+	for (i = 0; i < tab->n && !tab->reqs[i].group[0]; i++)
+		;
+	if (i == tab->n || getrlimit(RLIMIT_NOFILE, old))
+		return 0;
+	r = *old;
+	r.rlim_cur = r.rlim_max;
+	return r.rlim_cur != old->rlim_cur && !setrlimit(RLIMIT_NOFILE, &r);
 }
 
 /* perfctr-run --dump-counters[=FORMAT]: stap-perfctr runs it for its own
@@ -455,8 +801,9 @@ int main(int argc, char **argv)
 	const char *staprun = staprun_path();
 	struct perfctr_modtab tab;
 	char path[4096], err[1024], *assign;
+	struct rlimit nofile;
 	struct cmdline c;
-	int ret;
+	int ret, raised;
 
 	if (argc == 2 && !strncmp(argv[1], "--dump-counters", 15) &&
 	    (argv[1][15] == '\0' || argv[1][15] == '='))
@@ -492,7 +839,10 @@ int main(int argc, char **argv)
 		perfctr_modtab__free(&tab);
 		return 1;
 	}
+	raised = nofile_raise(&tab, &nofile);
 	assign = assign_build(&tab, c.verbose);
+	if (raised)
+		setrlimit(RLIMIT_NOFILE, &nofile);
 	perfctr_modtab__free(&tab);
 	if (!assign)
 		return 1;

@@ -49,7 +49,9 @@ const char *perfctr_priv__rule(const struct perfctr_request *req,
 	}
 	if (req->scope != PERFCTR_SCOPE_PROCESS && paranoid > 0) {
 		*need = 0;
-		return "a CPU-wide counter (.cpu, .thread, .multiplex)";
+		return req->group[0] ? "a group's counter (CPU-wide: perfctr-run "
+				       "opens it on each CPU)" :
+		       "a CPU-wide counter (.cpu, .thread, .multiplex)";
 	}
 	return NULL;
 }

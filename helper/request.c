@@ -27,6 +27,7 @@ static const struct pc_kv_field fields[] = {
 	OPTIONAL(hz),
 	OPTIONAL(precise),
 	LETTERS(gh, "gh", 1),
+	OPTIONAL_STR(group, PERFCTR_ID_MAX),
 };
 #define NFIELDS ARRAY_SIZE(fields)
 

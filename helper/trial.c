@@ -7,7 +7,9 @@
  * as a task's events while the task runs on the CPU (this process,
  * moved there).  All at once, read each once, close.  A pinned event
  * that cannot be scheduled is in ERROR state, and a read of it returns
- * 0 bytes.
+ * 0 bytes.  A group opens leader first, its siblings with its fd (never
+ * pinned: perf pins a group by its leader); perfctr-run keeps its
+ * groups' events open for the module.
  */
 #include <errno.h>
 #include <sched.h>
@@ -41,6 +43,7 @@ void perfctr_trial__init(struct perfctr_trial *t,
 {
 	memset(t, 0, sizeof(*t));
 	t->enc = *enc;
+	t->fd = -1;
 	if (!req)
 		return;
 	t->per_task = req->scope == PERFCTR_SCOPE_PROCESS;
@@ -65,7 +68,9 @@ int perfctr_trial__pinned(const struct perfctr_trial *t)
 	return !(t->enc.flags & PERFCTR_F_MULTIPLEX) && !t->sample && !t->hz;
 }
 
-static int open_one(const struct perfctr_trial *t, int cpu)
+/* t, which is t[self] of its set, in the group of leader_fd (-1: none). */
+static int open_one(const struct perfctr_trial *t, unsigned int self,
+		    int cpu, int leader_fd)
 {
 	struct perf_event_attr a;
 	int fd;
@@ -73,21 +78,25 @@ static int open_one(const struct perfctr_trial *t, int cpu)
 	trial_attr(t, &a);
 	if (t->per_task)
 		a.read_format = TASK_READ;	/* the one field added */
+	if (t->group && t->group - 1 != self)
+		a.pinned = 0;		/* only a leader may be pinned */
 	fd = syscall(__NR_perf_event_open, &a, t->per_task ? 0 : -1,
-		     t->per_task ? -1 : cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		     t->per_task ? -1 : cpu, leader_fd,
+		     t->keep ? 0 : PERF_FLAG_FD_CLOEXEC);
 	return fd < 0 ? -errno : fd;
 }
 
 /* As perf does: a PMU that cannot tell guest from host refuses
  * exclude_guest; unless the name asked (:G/:H), count without it. */
-static int open_trial(struct perfctr_trial *t, int cpu)
+static int open_trial(struct perfctr_trial *t, unsigned int self, int cpu,
+		      int leader_fd)
 {
-	int fd = open_one(t, cpu);
+	int fd = open_one(t, self, cpu, leader_fd);
 
 	if (fd != -EINVAL || t->gh || !(t->enc.flags & PERFCTR_F_EXCLUDE_GUEST))
 		return fd;
 	t->enc.flags &= ~PERFCTR_F_EXCLUDE_GUEST;
-	fd = open_one(t, cpu);
+	fd = open_one(t, self, cpu, leader_fd);
 	if (fd < 0)		/* that was not the reason */
 		t->enc.flags |= PERFCTR_F_EXCLUDE_GUEST;
 	return fd;
@@ -160,18 +169,28 @@ static int run_on(int cpu, size_t size)
 }
 
 /* Opens and reads the set; per-task events only when task_ok (res 0 for
- * them otherwise), from this process, which runs on cpu by then. */
+ * them otherwise), from this process, which runs on cpu by then.  A
+ * group member whose leader did not open is not tried (-ECANCELED).
+ * Kept events stay open when all opened and fit. */
 static void open_all(struct perfctr_trial *t, unsigned int n, int cpu,
 		     int task_ok, int *fd, int *res)
 {
 	unsigned int i;
+	int leader_fd, all = 1;
 
 	for (i = 0; i < n; i++) {
 		fd[i] = -1;
 		res[i] = 0;
+		t[i].fd = -1;
 		if (t[i].per_task && !task_ok)
 			continue;
-		fd[i] = open_trial(&t[i], cpu);
+		leader_fd = t[i].group && t[i].group - 1 != i ?
+			    fd[t[i].group - 1] : -1;
+		if (t[i].group && t[i].group - 1 != i && leader_fd < 0) {
+			res[i] = -ECANCELED;
+			continue;
+		}
+		fd[i] = open_trial(&t[i], i, cpu, leader_fd);
 		res[i] = fd[i] < 0 ? fd[i] : 0;
 	}
 	/* Only now, with all of them in place, does a misfit show. */
@@ -179,8 +198,15 @@ static void open_all(struct perfctr_trial *t, unsigned int n, int cpu,
 		if (fd[i] >= 0)
 			res[i] = read_once(&t[i], fd[i]);
 	for (i = 0; i < n; i++)
-		if (fd[i] >= 0)
+		all &= !res[i];
+	for (i = 0; i < n; i++) {
+		if (fd[i] < 0)
+			continue;
+		if (all && t[i].keep)
+			t[i].fd = fd[i];
+		else
 			close(fd[i]);
+	}
 }
 
 static int any_per_task(const struct perfctr_trial *t, unsigned int n)
@@ -294,6 +320,31 @@ void perfctr_trial__explain(int err, char *buf, size_t len)
 		pc_err(buf, len, 0, "permission denied: %s is %d; CPU-wide "
 		       "counters need it at -1 or 0, or root (CAP_PERFMON)",
 		       PARANOID, p);
+}
+
+int perfctr_trials__group_why(const struct perfctr_trial *t, unsigned int k,
+			      int cpu, int *err)
+{
+	struct perfctr_trial two[2];
+	int res[2];
+
+	two[0] = t[k];
+	two[0].group = 0;
+	two[0].keep = 0;
+	two[0].enc.flags |= PERFCTR_F_MULTIPLEX;	/* opens, fits or not */
+	*err = perfctr_trials__open(two, 1, cpu, res);
+	if (*err)
+		return PERFCTR_GROUP_EVENT;
+	two[0] = t[0];
+	two[1] = t[k];
+	two[0].group = two[1].group = 1;
+	two[0].keep = two[1].keep = 0;
+	*err = perfctr_trials__open(two, 2, cpu, res);
+	if (res[1] && res[1] != -ENOSPC) {
+		*err = res[1];
+		return PERFCTR_GROUP_PAIR;
+	}
+	return PERFCTR_GROUP_SIZE;
 }
 
 int perfctr_encoding__trial_open(const struct perfctr_encoding *enc, int cpu,

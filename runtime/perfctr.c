@@ -10,13 +10,19 @@
  *   perfctr_stop()        sleepable; after every probe has finished;
  *                         idempotent, safe when perfctr_start never ran
  *   perfctr_read_local()  any probe context (perfctr.h)
- * Each CPU's counters, and CPU hotplug: perfctr_cpus.c.
+ * Each CPU's counters, and CPU hotplug: perfctr_cpus.c; groups, which
+ * perfctr-run opens: perfctr_group.c.
  */
 #include <linux/delay.h>
 
 #include "perfctr_assign.c"
 
+/* A record per counter, and a group's ("gIDX,FD0,NCPU") per group. */
+#ifdef PERFCTR_NGROUPS
+#define PERFCTR_ASSIGN_MAX (40 + PERFCTR_NDECLARED * 96 + PERFCTR_NGROUPS * 32)
+#else
 #define PERFCTR_ASSIGN_MAX (40 + PERFCTR_NDECLARED * 96)
+#endif
 
 /* Set once at load by perfctr-run; readable by all (--dump-counters). */
 static char perfctr_assign[PERFCTR_ASSIGN_MAX];
@@ -49,8 +55,18 @@ module_param_cb(perfctr_requests, &perfctr_requests_ops,
 MODULE_PARM_DESC(perfctr_requests, "this module's counter requests");
 
 static struct perfctr_slot perfctr_slots[PERFCTR_NDECLARED];
+#ifdef PERFCTR_NGROUPS
+static struct perfctr_group_slot perfctr_gslots[PERFCTR_NGROUPS];
+#define PERFCTR_TABLE_GROUPS .groups = perfctr_groups, \
+			     .ngroups = PERFCTR_NGROUPS,
+#define PERFCTR_GSLOTS perfctr_gslots
+#else
+#define PERFCTR_TABLE_GROUPS
+#define PERFCTR_GSLOTS NULL
+#endif
 
 #include "perfctr_priv.c"
+#include "perfctr_group.c"
 #include "perfctr_cpus.c"
 #include "perfctr_sum.c"
 #include "perfctr_thread.c"
@@ -65,6 +81,9 @@ static const char *perfctr_read_error(unsigned int idx, int rc)
 		return "does not exist";
 	if (!perfctr_requests[idx].id)
 		return "was not created: its probe's %( %) condition is false";
+	if (rc == -ENODEV && perfctr_requests[idx].group)
+		return "has no group on this CPU: perfctr-run opened it on "
+		       "the CPUs that were online when it ran";
 	switch (rc) {
 	case -ENODEV:
 		return "has no counter on this CPU";
@@ -89,6 +108,18 @@ static const char *perfctr_read_error(unsigned int idx, int rc)
 	case -EBUSY:
 		return "has no total here: this read interrupted a task's exit "
 		       "being counted on this CPU";
+	case -ENOTTY:
+		return "is not one of Intel's topdown metrics: perfctr_topdown() "
+		       "decodes a \"topdown-*\" counter in a group led by "
+		       "\"slots\"";
+	case -ENODATA:
+		return "has no level-1 topdown metric of its group counted on "
+		       "this CPU yet: no share";
+	case -ENOLINK:
+		return "is in a group that the kernel took off this CPU when "
+		       "the CPU went offline: perf does not put a group back, "
+		       "and a module cannot make one (run the script again to "
+		       "count on this CPU)";
 	}
 	return "cannot be read on this CPU";
 }
@@ -111,8 +142,27 @@ static noinline __used int perfctr_read_path_check(unsigned int idx, u64 *v)
 
 	return perfctr_read_local(idx, v) ?: perfctr_read_scaled(idx, v) ?:
 	       perfctr_read_thread(idx, v) ?: perfctr_read_process(idx, v) ?:
-	       perfctr_read_total(idx, v) ?: perfctr_read_times(idx, v, &e, &r) ?:
-	       perfctr_read_sum(idx, v, &cpu) ?: perfctr_read_sum_age(idx, v);
+	       perfctr_read_total(idx, v) ?:
+	       perfctr_read_sum(idx, v, &cpu) ?: perfctr_read_sum_age(idx, v) ?:
+#ifdef PERFCTR_NGROUPS
+	       perfctr_read_group(idx, v) ?: perfctr_read_topdown(idx, v) ?:
+#endif
+	       PERFCTR_READ_TIMES(idx, v, &e, &r);
+}
+
+/* Sleepable, once no probe runs.  A group module counts stap's probe
+ * contexts in perfctr_cpus (perfctr_group.c), also outside probes: only
+ * with preemption off, so a grace period after clearing it no one can
+ * hold it. */
+static void perfctr_cpus_free(void)
+{
+	struct perfctr_cpu __percpu *pcs = perfctr_cpus;
+
+	WRITE_ONCE(perfctr_cpus, NULL);
+#ifdef PERFCTR_NGROUPS
+	synchronize_rcu();
+#endif
+	free_percpu(pcs);
 }
 
 static void perfctr_stop(void)
@@ -127,12 +177,16 @@ static void perfctr_stop(void)
 	if (!perfctr_cpus)
 		return;
 	perfctr_cpus_stop();
-	free_percpu(perfctr_cpus);
-	perfctr_cpus = NULL;
+	perfctr_cpus_free();
 }
 
 static int perfctr_start_checked(void)
 {
+	struct perfctr_table table = {
+		.hash = PERFCTR_TABLE_HASH, .reqs = perfctr_requests,
+		.n = PERFCTR_NDECLARED, .max_cpus = nr_cpu_ids,
+		PERFCTR_TABLE_GROUPS
+	};
 	char err[160], *copy;
 	int rc;
 
@@ -148,9 +202,8 @@ static int perfctr_start_checked(void)
 	copy = kstrdup(perfctr_assign, GFP_KERNEL);
 	if (!copy)
 		return -ENOMEM;
-	rc = perfctr_assign_parse(copy, PERFCTR_TABLE_HASH, perfctr_requests,
-				  PERFCTR_NDECLARED, perfctr_slots, err,
-				  sizeof(err));
+	rc = perfctr_assign_parse(copy, &table, perfctr_slots, PERFCTR_GSLOTS,
+				  err, sizeof(err));
 	kfree(copy);
 	if (rc) {
 		_stp_error("perfctr: invalid perfctr_assign: %s\n", err);

@@ -12,9 +12,12 @@
  *   PERFCTR_NDECLARED   number of counters the script declared
  *   PERFCTR_TABLE_HASH  the request table's hash, as a string
  *   PERFCTR_NSITES      number of reads in the user's script
- * and, after it, perfctr_requests[PERFCTR_NDECLARED] and
- * perfctr_sites[PERFCTR_NSITES + 1] (each read as the script writes it,
- * with its file:line:column, for error messages).
+ *   PERFCTR_NGROUPS     groups (.group("NAME")), only when there are any,
+ *   PERFCTR_NGSLOTS     and their counters
+ * and, after it, perfctr_requests[PERFCTR_NDECLARED],
+ * perfctr_groups[PERFCTR_NGROUPS] and perfctr_sites[PERFCTR_NSITES + 1]
+ * (each read as the script writes it, with its file:line:column, for
+ * error messages).
  */
 #ifndef PERFCTR_RUNTIME_H
 #define PERFCTR_RUNTIME_H
@@ -36,6 +39,7 @@
 #define PERFCTR_GH_HOST		2u
 
 #include "perfctr_attr.h"	/* the assignment's flags, the attrs */
+#include "perfctr_topdown.h"	/* Intel's topdown metrics */
 
 /* One request as the translator declared it; id == NULL: not in this
  * module (never read, or its clause's %( %) condition was false). */
@@ -52,6 +56,18 @@ struct perfctr_request_desc {
 	unsigned int precise;	/* and .precise(L) */
 	unsigned int gh;	/* the name's :G/:H: PERFCTR_GH_*, or 0 */
 	const char *src;
+	unsigned int group;	/* 1 + its group in perfctr_groups[], or 0 */
+	unsigned int gslot;	/* its place among all groups' counters */
+};
+
+/* A perf event group: counters first .. first + n - 1 (gslots), led by
+ * request leader; .multiplex for all of them or none.  n == 0: not in
+ * this module (its %( %) condition was false). */
+struct perfctr_group_desc {
+	const char *name;
+	unsigned int leader;
+	unsigned int first, n;
+	unsigned int mux;
 };
 
 #define PERFCTR_SCOPE_CPU	0
@@ -66,13 +82,47 @@ struct perfctr_slot {
 	unsigned int flags;
 };
 
+/* Where perfctr-run left a group's events open (docs/design.md, "The
+ * assignment"): on ncpu CPUs, the n events of the k-th CPU (in
+ * ascending CPU order) at fds fd0 + k * n .. fd0 + k * n + n - 1, in
+ * the group's order. */
+struct perfctr_group_slot {
+	int assigned;
+	unsigned int fd0, ncpu;
+};
+
+/* The module's table, as the assignment is checked against it. */
+struct perfctr_table {
+	const char *hash;
+	const struct perfctr_request_desc *reqs;
+	unsigned int n;
+	const struct perfctr_group_desc *groups;
+	unsigned int ngroups;
+	unsigned int max_cpus;		/* the kernel's nr_cpu_ids */
+};
+
 /* Parses and validates a perfctr_assign value against the module's own
- * table; on failure returns -EINVAL and says why in err.  Pure C, unit
- * tested in userspace (testsuite/unit/runtime). */
-int perfctr_assign_parse(char *s, const char *hash,
-			 const struct perfctr_request_desc *reqs,
-			 unsigned int n, struct perfctr_slot *slots,
+ * table into slots[t->n] and gslots[t->ngroups]; on failure returns
+ * -EINVAL and says why in err.  Pure C, unit tested in userspace
+ * (testsuite/unit/runtime). */
+int perfctr_assign_parse(char *s, const struct perfctr_table *t,
+			 struct perfctr_slot *slots,
+			 struct perfctr_group_slot *gslots,
 			 char *err, size_t errlen);
+
+/* Is the event perfctr-run left open at a group's fd the one the
+ * assignment says (slot s; member 0 leads), counting per CPU as the
+ * module would open it (perfctr_attr.h)?  attr: the event's, pmu_type:
+ * its PMU's type; cpu: the event's CPU; *want: the CPU of its group
+ * here (-1 for a leader, which sets it), which must come after prev
+ * (the group's CPU before), below max_cpus.  Returns 0, or -EINVAL with
+ * why in err.  Pure C. */
+int perfctr_group_event_check(const struct perfctr_slot *s, unsigned int mux,
+			      unsigned int member,
+			      const struct perf_event_attr *attr,
+			      unsigned int pmu_type, int cpu, int *want,
+			      int prev, unsigned int max_cpus, char *err,
+			      size_t errlen);
 
 #ifdef __KERNEL__
 
@@ -94,14 +144,35 @@ struct perfctr_pair {
 	u64 base;
 };
 
+#ifdef PERFCTR_NGROUPS
+/* A group on one CPU as the current probe reads it (perfctr_group.c):
+ * taken at the probe's first read of any of its counters. */
+struct perfctr_gsnap {
+	u64 hit;		/* the CPU's hits when taken; 0: never */
+	u64 enabled, running;	/* the leader's, which are the group's */
+	int rc;			/* 0, or why the group cannot be read */
+};
+#endif
+
 /* This CPU's counters (alloc_percpu), one pair of pairs per request.
- * gen, want, leaving: CPU hotplug (perfctr_cpus.c). */
+ * gen, want, leaving: CPU hotplug (perfctr_cpus.c).  Groups: the events
+ * perfctr-run opened on this CPU, set at start and unchanged until the
+ * stop; their snapshots; glost once the CPU has gone offline (perf took
+ * them off, for good). */
 struct perfctr_cpu {
 	struct perfctr_pair pair[PERFCTR_NDECLARED][2];
 	unsigned char cur[PERFCTR_NDECLARED];
 	unsigned int gen;	/* times this CPU came online */
 	int want;		/* counters the hotplug work must create */
 	int leaving;		/* going offline: counts final, not errors */
+#ifdef PERFCTR_NGROUPS
+	u64 hits;		/* probes started on this CPU */
+	struct perf_event *gev[PERFCTR_NGSLOTS];
+	struct file *gfile[PERFCTR_NGSLOTS];	/* the module's references */
+	u64 gval[PERFCTR_NGSLOTS];		/* the snapshots' counts */
+	struct perfctr_gsnap gsnap[PERFCTR_NGROUPS];
+	int glost;
+#endif
 };
 
 static struct perfctr_cpu __percpu *perfctr_cpus;
@@ -387,6 +458,13 @@ static __always_inline int perfctr_read_scaled(unsigned int idx, u64 *val)
 	STAP_RETURN(v_ - (u64)(start));					\
 } while (0)
 
+/* A group's counter has its group's times (perfctr_group.c). */
+#ifdef PERFCTR_NGROUPS
+#define PERFCTR_READ_TIMES perfctr_group_or_times
+#else
+#define PERFCTR_READ_TIMES perfctr_read_times
+#endif
+
 /* perfctr_enabled() / perfctr_running() / perfctr_count(): nanoseconds
  * this CPU's counter was enabled, and running on the PMU, and its count as
  * is, unscaled (part = 0, 1, 2).  An estimate over an interval is
@@ -394,23 +472,27 @@ static __always_inline int perfctr_read_scaled(unsigned int idx, u64 *val)
 #define PERFCTR_TIMES(idx, part, what, site) do {			\
 	u64 v_ = 0, e_ = 0, r_ = 0;					\
 	int rc_ = (idx) < PERFCTR_NDECLARED ?				\
-		  perfctr_read_times((idx), &v_, &e_, &r_) : -ENODEV;	\
+		  PERFCTR_READ_TIMES((idx), &v_, &e_, &r_) : -ENODEV;	\
 	if (unlikely(rc_))						\
 		PERFCTR_FAIL((site), "%s %s", (what),			\
 			     perfctr_read_error((idx), rc_));		\
 	STAP_RETURN((part) == 2 ? v_ : (part) == 1 ? r_ : e_);		\
 } while (0)
 
-/* perfctr_total(): every followed task's count of a .process counter. */
-#define PERFCTR_TOTAL(idx, what, site) do {				\
+/* A read of counter idx known only at run time: fn's answer, or the
+ * error bad (an errno) for an index past the table. */
+#define PERFCTR_READ_IDX(fn, idx, bad, what, site) do {			\
 	u64 v_ = 0;							\
-	int rc_ = (idx) < PERFCTR_NDECLARED ?				\
-		  perfctr_read_total((idx), &v_) : -EINVAL;		\
+	int rc_ = (idx) < PERFCTR_NDECLARED ? fn((idx), &v_) : (bad);	\
 	if (unlikely(rc_))						\
 		PERFCTR_FAIL((site), "%s %s", (what),			\
 			     perfctr_read_error((idx), rc_));		\
 	STAP_RETURN(v_);						\
 } while (0)
+
+/* perfctr_total(): every followed task's count of a .process counter. */
+#define PERFCTR_TOTAL(idx, what, site)					\
+	PERFCTR_READ_IDX(perfctr_read_total, idx, -EINVAL, what, site)
 
 /* A read function given an id the script does not declare. */
 #define PERFCTR_UNDECLARED(id, site)					\

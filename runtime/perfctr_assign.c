@@ -7,6 +7,9 @@
  * present in the module gets exactly one well-formed record whose flags
  * agree with the script's .user/.kernel, and nothing else is accepted.
  * Format (docs/design.md): HASH;IDX,TYPE,CONFIG,CONFIG1,CONFIG2,FLAGS;...
+ * and, for each group, gLEADER,FD0,NCPU: where perfctr-run left its
+ * events open.  The events themselves are checked at start
+ * (perfctr_group_event_check(), on what the fds hold).
  */
 #ifdef __KERNEL__
 #include <linux/kernel.h>
@@ -17,6 +20,7 @@
 #include "perfctr.h"
 
 #define PERFCTR_RECORD_FIELDS 6
+#define PERFCTR_GROUP_FIELDS 3
 
 /* Event types a script may count: not tracepoints or breakpoints (those
  * are probes, and a breakpoint is a hardware watchpoint). */
@@ -32,7 +36,7 @@ static int perfctr_type_allowed(unsigned int type)
  * so must the guest/host exclusions when its event name has :G or :H;
  * without them exclude_host must be clear and exclude_guest is free
  * (perf's default, dropped on a PMU that cannot tell guest from host),
- * as exclude_hv is (perf's :h).
+ * as exclude_hv is (perf's :h), and topdown is, in a group.
  */
 static int perfctr_flags_agree(unsigned int flags,
 			       const struct perfctr_request_desc *r)
@@ -47,6 +51,8 @@ static int perfctr_flags_agree(unsigned int flags,
 		want |= PERFCTR_F_EXCLUDE_KERNEL;
 	if (r->mux)
 		want |= PERFCTR_F_MULTIPLEX;
+	if (!r->group)		/* topdown is read in groups only */
+		fixed |= PERFCTR_F_TOPDOWN;
 	if (r->gh) {
 		fixed |= PERFCTR_F_EXCLUDE_GUEST;
 		if (!(r->gh & PERFCTR_GH_GUEST))
@@ -109,29 +115,154 @@ static int perfctr_record(char *rec, const struct perfctr_request_desc *reqs,
 	return 0;
 }
 
-int perfctr_assign_parse(char *s, const char *hash,
-			 const struct perfctr_request_desc *reqs,
-			 unsigned int n, struct perfctr_slot *slots,
+/* "gLEADER,FD0,NCPU": the group request LEADER leads. */
+static int perfctr_group_record(char *rec, const struct perfctr_table *t,
+				struct perfctr_group_slot *gslots,
+				char *err, size_t errlen)
+{
+	char *f[PERFCTR_GROUP_FIELDS];
+	const struct perfctr_request_desc *r;
+	const struct perfctr_group_desc *g;
+	struct perfctr_group_slot gs = { .assigned = 1 };
+	unsigned int idx;
+
+	if (perfctr_split(rec + 1, f, PERFCTR_GROUP_FIELDS) !=
+	    PERFCTR_GROUP_FIELDS || kstrtouint(f[0], 10, &idx) ||
+	    kstrtouint(f[1], 10, &gs.fd0) || kstrtouint(f[2], 10, &gs.ncpu)) {
+		snprintf(err, errlen, "malformed group record");
+		return -EINVAL;
+	}
+	r = idx < t->n ? &t->reqs[idx] : NULL;
+	g = r && r->id && r->group && r->group <= t->ngroups ?
+	    &t->groups[r->group - 1] : NULL;
+	if (!g || !g->n || g->leader != idx) {
+		snprintf(err, errlen, "group record for counter %u, which "
+			 "leads no group", idx);
+		return -EINVAL;
+	}
+	if (gslots[r->group - 1].assigned) {
+		snprintf(err, errlen, "group \"%s\" assigned twice", g->name);
+		return -EINVAL;
+	}
+	if (!gs.ncpu || gs.ncpu > t->max_cpus ||
+	    gs.fd0 > (unsigned int)INT_MAX - gs.ncpu * g->n) {
+		snprintf(err, errlen, "group \"%s\": %u CPUs from fd %u: "
+			 "out of range", g->name, gs.ncpu, gs.fd0);
+		return -EINVAL;
+	}
+	gslots[r->group - 1] = gs;
+	return 0;
+}
+
+int perfctr_assign_parse(char *s, const struct perfctr_table *t,
+			 struct perfctr_slot *slots,
+			 struct perfctr_group_slot *gslots,
 			 char *err, size_t errlen)
 {
 	char *rec = strsep(&s, ";");
 	unsigned int i;
+	int rc;
 
-	memset(slots, 0, n * sizeof(*slots));
-	if (!rec || strcmp(rec, hash) != 0) {
+	memset(slots, 0, t->n * sizeof(*slots));
+	if (t->ngroups)
+		memset(gslots, 0, t->ngroups * sizeof(*gslots));
+	if (!rec || strcmp(rec, t->hash) != 0) {
 		snprintf(err, errlen, "assignment made for another module "
 			 "(table %s, this module has %s)", rec ? rec : "none",
-			 hash);
+			 t->hash);
 		return -EINVAL;
 	}
-	while ((rec = strsep(&s, ";")) != NULL)
-		if (perfctr_record(rec, reqs, n, slots, err, errlen))
+	while ((rec = strsep(&s, ";")) != NULL) {
+		if (rec[0] == 'g' && t->ngroups)
+			rc = perfctr_group_record(rec, t, gslots, err, errlen);
+		else
+			rc = perfctr_record(rec, t->reqs, t->n, slots, err,
+					    errlen);
+		if (rc)
 			return -EINVAL;
-	for (i = 0; i < n; i++)
-		if (reqs[i].id && !slots[i].assigned) {
+	}
+	for (i = 0; i < t->n; i++)
+		if (t->reqs[i].id && !slots[i].assigned) {
 			snprintf(err, errlen, "counter \"%s\" has no assignment",
-				 reqs[i].id);
+				 t->reqs[i].id);
 			return -EINVAL;
 		}
+	for (i = 0; i < t->ngroups; i++)
+		if (t->groups[i].n && !gslots[i].assigned) {
+			snprintf(err, errlen, "group \"%s\" has no events: "
+				 "perfctr-run opens them", t->groups[i].name);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+/* The attr fields that say what an event counts and how it is
+ * scheduled, as the module would set them (perfctr_attr.h); a
+ * sibling is never pinned (perf: only a leader may be).  perf may
+ * give an event of a generic type the type of the PMU that took it
+ * (Linux 6.12: cpu-clock and task-clock are PMUs of their own). */
+static const char *perfctr_attr_differs(const struct perf_event_attr *have,
+					const struct perf_event_attr *want,
+					unsigned int pmu_type)
+{
+	if ((have->type != want->type &&
+	     (want->type >= PERF_TYPE_MAX || have->type != pmu_type)) ||
+	    have->config != want->config ||
+	    have->config1 != want->config1 || have->config2 != want->config2)
+		return "counts another event";
+	if (have->exclude_user != want->exclude_user ||
+	    have->exclude_kernel != want->exclude_kernel ||
+	    have->exclude_hv != want->exclude_hv ||
+	    have->exclude_guest != want->exclude_guest ||
+	    have->exclude_host != want->exclude_host)
+		return "counts at other privilege levels";
+	if (have->pinned != want->pinned)
+		return have->pinned ? "is pinned" : "is not pinned";
+	if (have->sample_period || have->freq)
+		return "samples";
+	if (have->exclusive || have->inherit)
+		return "is exclusive or inherited";
+	return NULL;
+}
+
+int perfctr_group_event_check(const struct perfctr_slot *s, unsigned int mux,
+			      unsigned int member,
+			      const struct perf_event_attr *attr,
+			      unsigned int pmu_type, int cpu, int *want,
+			      int prev, unsigned int max_cpus, char *err,
+			      size_t errlen)
+{
+	struct perf_event_attr a;
+	const char *why;
+
+	perfctr_attr_counter(&a, s->type, s->config, s->config1, s->config2,
+			     s->flags);
+	a.pinned = !member && !mux;
+	why = perfctr_attr_differs(attr, &a, pmu_type);
+	if (why) {
+		snprintf(err, errlen, "the event %s (type %u config %#llx "
+			 "pinned %u, the assignment's type %u config %#llx "
+			 "pinned %u)", why, attr->type,
+			 (unsigned long long)attr->config, attr->pinned,
+			 a.type, (unsigned long long)a.config, a.pinned);
+		return -EINVAL;
+	}
+	if (cpu < 0 || (unsigned int)cpu >= max_cpus) {
+		snprintf(err, errlen, "the event counts %s", cpu < 0 ?
+			 "a task, not a CPU" : "on no CPU this kernel has");
+		return -EINVAL;
+	}
+	if (!member) {
+		if (cpu <= prev) {
+			snprintf(err, errlen, "CPU %d comes after CPU %d", cpu,
+				 prev);
+			return -EINVAL;
+		}
+		*want = cpu;
+	} else if (cpu != *want) {
+		snprintf(err, errlen, "the event counts on CPU %d, its leader "
+			 "on CPU %d", cpu, *want);
+		return -EINVAL;
+	}
 	return 0;
 }

@@ -49,12 +49,13 @@ static int perfctr_samples(unsigned int idx)
 	return perfctr_requests[idx].sample || perfctr_requests[idx].hz;
 }
 
-/* .cpu and .thread counters are per CPU; .process ones per task. */
+/* .cpu and .thread counters are per CPU; .process ones per task; a
+ * group's are perfctr-run's (perfctr_group.c). */
 static int perfctr_per_cpu(unsigned int idx)
 {
 	return perfctr_requests[idx].id &&
 	       perfctr_requests[idx].scope != PERFCTR_SCOPE_PROCESS &&
-	       !perfctr_samples(idx);
+	       !perfctr_samples(idx) && !perfctr_requests[idx].group;
 }
 
 /* .process counters and .process sampling clauses: an event per task */
@@ -198,6 +199,7 @@ static int perfctr_callback_safe(unsigned int idx)
 static int perfctr_cpu_offline(unsigned int cpu)
 {
 	WRITE_ONCE(per_cpu_ptr(perfctr_cpus, cpu)->leaving, 1);
+	perfctr_groups_offline(cpu);
 	PERFCTR_RACE(OFFLINE);
 	perfctr_sum_cpu_down(cpu);
 	return 0;
@@ -321,8 +323,10 @@ static void perfctr_hp_work_fn(struct work_struct *work)
 	perfctr_release_dead();
 	for_each_possible_cpu(cpu)
 		perfctr_refill(cpu);
-	if (perfctr_rearm_due(PERFCTR_REARM_CPUS))
+	if (perfctr_rearm_due(PERFCTR_REARM_CPUS)) {
 		perfctr_cpus_rearm();
+		perfctr_groups_rearm();
+	}
 }
 
 /* Counters on every online CPU, then the hotplug callbacks, with CPU
@@ -365,6 +369,8 @@ static int perfctr_cpus_start(void)
 			break;
 	}
 	if (!rc)
+		rc = perfctr_groups_start();	/* perfctr-run's groups */
+	if (!rc)
 		rc = perfctr_sum_start();
 	if (!rc) {
 		rc = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_AP_ONLINE_DYN,
@@ -398,6 +404,7 @@ static void perfctr_cpus_stop(void)
 	perfctr_sum_stop();	/* its timers read the counters */
 	flush_work(&perfctr_hp_work);
 	perfctr_release_dead();
+	perfctr_groups_stop();
 	for_each_possible_cpu(cpu) {
 		pc = per_cpu_ptr(perfctr_cpus, cpu);
 		for (i = 0; i < PERFCTR_NDECLARED; i++) {

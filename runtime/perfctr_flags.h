@@ -19,6 +19,9 @@
  * hosts". */
 #define PERFCTR_F_EXCLUDE_GUEST		0x10u
 #define PERFCTR_F_EXCLUDE_HOST		0x20u
-#define PERFCTR_F_ALL			0x3fu
+/* One of Intel's topdown events (perfctr_topdown.h), on a PMU that has
+ * them: perfctr-run's finding, for a group's perfctr_topdown(). */
+#define PERFCTR_F_TOPDOWN		0x40u
+#define PERFCTR_F_ALL			0x7fu
 
 #endif /* PERFCTR_FLAGS_H */

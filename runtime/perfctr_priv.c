@@ -134,7 +134,9 @@ static const char *perfctr_priv_rule(unsigned int i, int paranoid, int *need)
 	}
 	if (r->scope != PERFCTR_SCOPE_PROCESS && paranoid > 0) {
 		*need = 0;
-		return "a CPU-wide counter (.cpu, .thread, .multiplex)";
+		return r->group ? "a group's counter (CPU-wide: perfctr-run "
+				  "opens it on each CPU)" :
+		       "a CPU-wide counter (.cpu, .thread, .multiplex)";
 	}
 	return NULL;
 }

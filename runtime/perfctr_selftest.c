@@ -121,6 +121,10 @@ static int perfctr_st_do(int kind, unsigned int idx, u64 *v)
 
 	switch (kind) {
 	case PERFCTR_ST_CPU:
+#ifdef PERFCTR_NGROUPS
+		if (perfctr_requests[idx].group)
+			return perfctr_read_group(idx, v);
+#endif
 		return perfctr_requests[idx].mux ? perfctr_read_scaled(idx, v) :
 		       perfctr_read_local(idx, v);
 	case PERFCTR_ST_THREAD:
@@ -520,6 +524,58 @@ static void perfctr_selftest_stop(void)
 	perfctr_st_tid_last = NULL;
 	perfctr_st_tid_owner = NULL;
 }
+
+#ifdef PERFCTR_NGROUPS
+/* Is ev one of this CPU's group events? */
+static bool perfctr_st_ours(const struct perfctr_cpu *pc,
+			    const struct perf_event *ev)
+{
+	unsigned int i;
+
+	for (i = 0; i < PERFCTR_NGSLOTS; i++)
+		if (pc->gev[i] == ev)
+			return true;
+	return false;
+}
+
+/*
+ * Events in perf's contexts of the online CPUs that count what one of
+ * this module's group events counts (type and config), and are not this
+ * module's: a run before this one that did not release its groups left
+ * them there.  Each context once (that of the CPU's first group); from a
+ * probe: perf's context lock is a raw spinlock.
+ */
+static int perfctr_selftest_group_strays(void)
+{
+	struct perf_event_context *ctx;
+	struct perf_event *lead, *ev;
+	struct perfctr_cpu *pc;
+	unsigned long flags;
+	unsigned int i;
+	int cpu, n = 0;
+
+	for_each_online_cpu(cpu) {
+		pc = per_cpu_ptr(perfctr_cpus, cpu);
+		lead = pc->gev[perfctr_groups[0].first];
+		if (!lead || !(ctx = READ_ONCE(lead->ctx)))
+			continue;
+		raw_spin_lock_irqsave(&ctx->lock, flags);
+		list_for_each_entry(ev, &ctx->event_list, event_entry) {
+			if (perfctr_st_ours(pc, ev))
+				continue;
+			for (i = 0; i < PERFCTR_NGSLOTS; i++)
+				if (pc->gev[i] &&
+				    ev->attr.type == pc->gev[i]->attr.type &&
+				    ev->attr.config == pc->gev[i]->attr.config) {
+					n++;
+					break;
+				}
+		}
+		raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	}
+	return n;
+}
+#endif
 
 #else /* !PERFCTR_SELFTEST */
 static int perfctr_selftest_start(void) { return 0; }

@@ -90,8 +90,16 @@ static int check_sum(const struct counter *c, const struct counter_read *r,
 	};
 
 	if ((r->kind != READ_FN_SUM && r->kind != READ_FN_SUM_AGE) ||
-	    c->scope == PERFCTR_SCOPE_CPU)
+	    (c->scope == PERFCTR_SCOPE_CPU && !counter__grouped(c)))
 		return 0;
+	if (counter__grouped(c)) {
+		diag__report(d, DIAG_SEMANTIC, r->src, &r->where, "%s(\"%s\") "
+			     "sums a plain .cpu counter over the CPUs; counter "
+			     "\"%s\" is in group \"%s\", read on its own CPU "
+			     "only", read_kind_names[r->kind], r->id, r->id,
+			     c->group);
+		return 1;
+	}
 	diag__report(d, DIAG_SEMANTIC, r->src, &r->where, "%s(\"%s\") sums "
 		     "a .cpu counter over the CPUs; counter \"%s\" is %s",
 		     read_kind_names[r->kind], r->id, r->id, scope[c->scope]);
@@ -154,6 +162,13 @@ static int check_scope(const struct model *m, struct counter *c,
 		diag__report(d, DIAG_SEMANTIC, c->src, &c->where,
 			     "a sampling perfctr probe samples per CPU or per "
 			     "process: drop .thread or .multiplex");
+		return 1;
+	}
+	if (counter__grouped(c) && c->scope != PERFCTR_SCOPE_CPU) {
+		diag__report(d, DIAG_SEMANTIC, c->src, &c->group_tok,
+			     "perfctr counter \"%s\": a group counts per CPU "
+			     "only (perfctr-run opens it on each CPU); drop "
+			     ".thread/.process, or .group", c->id);
 		return 1;
 	}
 	if (c->mux && c->scope != PERFCTR_SCOPE_CPU) {
@@ -248,6 +263,14 @@ static int check_read_scope(const struct model *m,
 	char scope[PERFCTR_SRC_MAX + 64];
 
 	model__describe_read(r, what, sizeof(what));
+	if (r->kind == READ_FN_TOPDOWN && !counter__grouped(c)) {
+		diag__report(d, DIAG_SEMANTIC, r->src, &r->name, "%s: counter "
+			     "\"%s\" is in no group, and Intel's topdown metrics "
+			     "count only in a group led by \"slots\": add "
+			     ".group(\"NAME\") to it and to a \"slots\" counter "
+			     "declared before it", what, c->id);
+		return 1;
+	}
 	if (r->kind == READ_FN_TOTAL && c->scope != PERFCTR_SCOPE_PROCESS) {
 		scope_text(c, scope, sizeof(scope));
 		diag__report(d, DIAG_SEMANTIC, r->src, &r->name, "%s: counter "
@@ -276,6 +299,144 @@ static int check_read_scope(const struct model *m,
 			     "task the timer interrupts, and fails unless it is "
 			     "a followed task: perfctr_total(\"%s\") reads "
 			     "the target's tasks together", what, c->id, c->id);
+	return 0;
+}
+
+/* The first counter of c's group: its leader. */
+static const struct counter *group_leader(const struct model *m,
+					  const struct counter *c)
+{
+	size_t i;
+
+	for (i = 0; i < m->ncounters; i++)
+		if (!strcmp(m->counters[i].group, c->group))
+			return &m->counters[i];
+	return c;
+}
+
+/* Do a and b sit in the same branches of the same %( %) conditionals? */
+static int same_conditions(const struct counter *a, const struct counter *b)
+{
+	int i;
+
+	if (a->ncond != b->ncond)
+		return 0;
+	for (i = 0; i < a->ncond; i++)
+		if (a->cond[i].src != b->cond[i].src ||
+		    a->cond[i].off != b->cond[i].off ||
+		    a->cond[i].in_else != b->cond[i].in_else)
+			return 0;
+	return 1;
+}
+
+/*
+ * A group is one perf event group: scheduled as a unit, so its counters
+ * are all .multiplex or none, exist together (the same %( %) branches),
+ * and fit a PMU's group (PERFCTR_GROUP_MAX).  Its first counter leads it.
+ */
+static int check_group_member(const struct model *m, const struct counter *c,
+			      struct diag *d)
+{
+	const struct counter *l = group_leader(m, c);
+	unsigned int n = 0;
+	size_t i;
+
+	for (i = 0; i < m->ncounters && &m->counters[i] != c; i++)
+		n += !strcmp(m->counters[i].group, c->group);
+	if (n >= PERFCTR_GROUP_MAX) {
+		diag__report(d, DIAG_SEMANTIC, c->src, &c->group_tok, "more "
+			     "than %d counters in perfctr group \"%s\"",
+			     PERFCTR_GROUP_MAX, c->group);
+		return 1;
+	}
+	if (l == c)
+		return 0;
+	if (c->mux != l->mux) {
+		diag__report(d, DIAG_SEMANTIC, c->src, &c->group_tok, "perfctr "
+			     "counter \"%s\" is%s .multiplex and \"%s\", which "
+			     "leads group \"%s\" (%s:%d:%d), is%s: a group is "
+			     "scheduled as a unit, give .multiplex to all its "
+			     "counters or none", c->id, c->mux ? "" : " not",
+			     l->id, c->group, l->src->name, l->where.line,
+			     l->where.col, l->mux ? "" : " not");
+		return 1;
+	}
+	if (!same_conditions(c, l)) {
+		diag__report(d, DIAG_SEMANTIC, c->src, &c->group_tok, "perfctr "
+			     "counter \"%s\" is under other %%( %%) conditions "
+			     "than \"%s\", which leads group \"%s\" (%s:%d:%d): "
+			     "a group's counters exist together", c->id, l->id,
+			     c->group, l->src->name, l->where.line,
+			     l->where.col);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * A group is created whole when any of its counters is read (a leader
+ * such as topdown's "slots" may be there only to lead), and not at all,
+ * with one warning, when none is.  Numbers the created groups and their
+ * counters, leaders in table order, each group's counters together.
+ */
+static int check_groups(struct model *m, struct diag *d, int quiet)
+{
+	size_t i, j;
+	int errors = 0;
+
+	for (i = 0; i < m->ncounters; i++)
+		if (counter__grouped(&m->counters[i]))
+			errors += check_group_member(m, &m->counters[i], d);
+	if (errors)
+		return errors;
+	for (i = 0; i < m->ncounters; i++) {
+		struct counter *l = &m->counters[i];
+		int used = 0;
+
+		if (!counter__grouped(l) || group_leader(m, l) != l)
+			continue;
+		for (j = i; j < m->ncounters; j++)
+			used |= !strcmp(m->counters[j].group, l->group) &&
+				m->counters[j].used;
+		if (!used) {
+			if (!quiet)
+				diag__report(d, DIAG_WARNING, l->src,
+					     &l->group_tok, "perfctr group "
+					     "\"%s\" is never read, not created",
+					     l->group);
+			continue;
+		}
+		m->ngroups++;
+		for (j = i; j < m->ncounters; j++) {
+			struct counter *c = &m->counters[j];
+
+			if (strcmp(c->group, l->group))
+				continue;
+			c->used = 1;
+			c->group_no = m->ngroups;
+			c->gslot = m->ngslots++;
+		}
+	}
+	return 0;
+}
+
+/* perfctr_topdown(expr) is looked up among the groups' counters: a
+ * script without a group has none to look up. */
+static int check_topdown_dynamic(const struct model *m, struct diag *d)
+{
+	size_t i;
+
+	if (m->ngroups)
+		return 0;
+	for (i = 0; i < m->nreads; i++)
+		if (m->reads[i].kind == READ_FN_TOPDOWN && m->reads[i].dynamic &&
+		    !model__user_defined(m, READ_FN_TOPDOWN)) {
+			diag__report(d, DIAG_SEMANTIC, m->reads[i].src,
+				     &m->reads[i].name, "perfctr_topdown(...) "
+				     "decodes a group's topdown metric, and this "
+				     "script declares no group");
+			return 1;
+		}
 	return 0;
 }
 
@@ -311,8 +472,10 @@ void check__describe(const struct model *m, struct diag *d)
 		else
 			snprintf(what, sizeof(what), "counter \"%s\"", c->id);
 		scope_text(c, scope, sizeof(scope));
-		diag__note(d, c->src, &c->where, "%s: %s, %s%s", what, c->event,
-			   scope, target_hint(m, c));
+		diag__note(d, c->src, &c->where, "%s: %s, %s%s%s%s%s", what,
+			   c->event, scope, counter__grouped(c) ?
+			   ", in group \"" : "", c->group,
+			   counter__grouped(c) ? "\"" : "", target_hint(m, c));
 	}
 }
 
@@ -339,12 +502,15 @@ int check__run(struct model *m, struct diag *d)
 	for (i = 0; i < m->nreads; i++)
 		if (m->reads[i].counter && !m->reads[i].event_fn)
 			errors += check_read_scope(m, &m->reads[i], d);
+	for (i = 0; i < m->ncounters; i++)
+		if (m->dynamic_reads)
+			m->counters[i].used = 1;
+	errors += check_groups(m, d, errors);
+	errors += check_topdown_dynamic(m, d);
 	for (i = 0; i < m->ncounters; i++) {
 		struct counter *c = &m->counters[i];
 
-		if (m->dynamic_reads)
-			c->used = 1;
-		if (!c->used && !errors)	/* a misspelt read is enough */
+		if (!c->used && !errors && !counter__grouped(c))
 			diag__report(d, DIAG_WARNING, c->src, &c->id_tok,
 				     "perfctr counter \"%s\" is never read, "
 				     "not created", c->id);

@@ -41,6 +41,7 @@ static void request_of(const struct counter *c, struct perfctr_request *r)
 	r->precise = c->precise;
 	snprintf(r->id, sizeof(r->id), "%s", c->id);
 	snprintf(r->event, sizeof(r->event), "%s", c->event);
+	snprintf(r->group, sizeof(r->group), "%s", c->group);
 	snprintf(r->src, sizeof(r->src), "%s:%d:%d", c->src->name,
 		 c->where.line, c->where.col);
 }
@@ -156,6 +157,45 @@ static unsigned int thread_slot(const struct model *m, const struct counter *c)
 	return n;
 }
 
+/* The first counter of a created group: its leader. */
+static int leads_group(const struct model *m, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (m->counters[j].group_no == m->counters[i].group_no)
+			return 0;
+	return m->counters[i].group_no != 0;
+}
+
+/* perfctr_groups[]: each created group, by its leader; its counters sit
+ * together, from gslot `first` on. */
+static void emit_groups(struct strbuf *sb, const struct model *m)
+{
+	unsigned int n;
+	size_t i, j;
+
+	if (!m->ngroups)
+		return;
+	strbuf__printf(sb, "static const struct perfctr_group_desc "
+		       "perfctr_groups[PERFCTR_NGROUPS] = {\n");
+	for (i = 0; i < m->ncounters; i++) {
+		const struct counter *l = &m->counters[i];
+
+		if (!leads_group(m, i))
+			continue;
+		for (n = 0, j = i; j < m->ncounters; j++)
+			n += m->counters[j].group_no == l->group_no;
+		if_present(sb, l);
+		strbuf__printf(sb, "\t[%u] = { .name = ", l->group_no - 1);
+		c_string(sb, l->group);
+		strbuf__printf(sb, ", .leader = %u, .first = %u, .n = %u, "
+			       ".mux = %u },\n", l->idx, l->gslot, n, l->mux);
+		endif_present(sb, l);
+	}
+	strbuf__add(sb, "};\n", 3);
+}
+
 static int emit_table(struct strbuf *sb, const struct model *m)
 {
 	struct perfctr_request r;
@@ -183,10 +223,14 @@ static int emit_table(struct strbuf *sb, const struct model *m)
 		c_string(sb, r.target);
 		strbuf__add(sb, ", .src = ", 9);
 		c_string(sb, r.src);
+		if (c->group_no)
+			strbuf__printf(sb, ", .group = %u, .gslot = %u",
+				       c->group_no, c->gslot);
 		strbuf__add(sb, " },\n", 4);
 		endif_present(sb, c);
 	}
 	strbuf__add(sb, "};\n", 3);
+	emit_groups(sb, m);
 	for (i = 0; i < m->ncounters; i++) {
 		const struct counter *c = &m->counters[i];
 
@@ -232,7 +276,7 @@ static void emit_sums(struct strbuf *sb, const struct model *m)
 		const struct counter *c = &m->counters[i];
 
 		if (!counter__readable(c) || c->scope != PERFCTR_SCOPE_CPU ||
-		    !(read_of(m, c, READ_FN_SUM) ||
+		    counter__grouped(c) || !(read_of(m, c, READ_FN_SUM) ||
 		      read_of(m, c, READ_FN_SUM_AGE)))
 			continue;
 		strbuf__printf(sb, n++ ? ", [%u] = 1" :
@@ -266,6 +310,10 @@ static void emit_scopes(struct strbuf *sb, const struct model *m)
 	if (samples)
 		strbuf__printf(sb, "#define PERFCTR_HAVE_SAMPLES 1\n");
 	emit_sums(sb, m);
+	if (m->ngroups)
+		strbuf__printf(sb, "#define PERFCTR_NGROUPS %u\n"
+			       "#define PERFCTR_NGSLOTS %u\n", m->ngroups,
+			       m->ngslots);
 }
 
 /* The runtime's read of a counter of this kind (runtime/perfctr.h). */
@@ -277,6 +325,8 @@ static const char *read_fn(const struct counter *c)
 	case PERFCTR_SCOPE_PROCESS:
 		return "perfctr_read_process";
 	}
+	if (c->group_no)	/* one snapshot of the group per probe */
+		return "perfctr_read_group";
 	return c->mux ? "perfctr_read_scaled" : "perfctr_read_local";
 }
 
@@ -421,6 +471,12 @@ static void emit_read_functions(struct strbuf *sb, const struct model *m)
 	strbuf__printf(sb, "function __perfctr_undeclared:long (id:string, "
 		       "site:long) %%{ " UNPRIV "PERFCTR_UNDECLARED(STAP_ARG_id, "
 		       "STAP_ARG_site); %%}\n");
+	if (m->ngroups)
+		strbuf__printf(sb, "function __perfctr_td:long (idx:long, "
+			       "what:string, site:long) %%{ /* pure */ " UNPRIV
+			       "PERFCTR_READ_IDX(perfctr_read_topdown, "
+			       "STAP_ARG_idx, -ENODEV, STAP_ARG_what, "
+			       "STAP_ARG_site); %%}\n");
 }
 
 /* What each read function returns, the call that does it for counter
@@ -448,6 +504,10 @@ static const struct {
 			      "__perfctr_sum(%u, 1, %s, site)" },
 	[READ_FN_DELTA] = { "the count of id since start, read at "
 			    "perfctr_stamp() stamp", NULL },
+	[READ_FN_TOPDOWN] = { "parts per thousand of the slots its group's "
+			      "level-1 topdown metrics took that metric id "
+			      "took, on this CPU, as perf stat shows it",
+			      "__perfctr_td(%u, %s, site)" },
 };
 
 /* The call that answers a read of kind k of counter c, site in `site`. */
@@ -513,7 +573,7 @@ static void emit_lookups(struct strbuf *sb, const struct model *m)
 	enum read_kind k;
 
 	for (k = READ_FN_READ; k < READ_NKINDS; k++)
-		if (lookups[k].what)
+		if (lookups[k].what && (k != READ_FN_TOPDOWN || m->ngroups))
 			emit_lookup(sb, m, k);
 	if (!model__user_defined(m, READ_FN_STAMP))
 		strbuf__printf(sb, "\n/* where this thread is: its CPU and "
@@ -556,6 +616,9 @@ static void emit_site(struct strbuf *sb, const struct model *m,
 	else if (r->kind == READ_FN_SUM || r->kind == READ_FN_SUM_AGE)
 		strbuf__printf(sb, "PERFCTR_SUM(%u, %d, ", c->idx,
 			       r->kind == READ_FN_SUM_AGE);
+	else if (r->kind == READ_FN_TOPDOWN)
+		strbuf__printf(sb, "PERFCTR_READ(perfctr_read_topdown, %u, ",
+			       c->idx);
 	else if (parts[r->kind])
 		strbuf__printf(sb, "PERFCTR_TIMES(%u, %s, ", c->idx,
 			       parts[r->kind]);

@@ -16,6 +16,7 @@ const char *const read_kind_names[READ_NKINDS] = {
 	[READ_FN_DELTA] = "perfctr_delta",
 	[READ_FN_SUM] = "perfctr_sum",
 	[READ_FN_SUM_AGE] = "perfctr_sum_age",
+	[READ_FN_TOPDOWN] = "perfctr_topdown",
 	[READ_FN_STAMP] = "perfctr_stamp",
 };
 

@@ -44,6 +44,12 @@ struct counter {
 	unsigned int precise;		/* .precise(L): 0..3 */
 	unsigned int event_fn;		/* 1 + index in event_fns: a call of
 					 * it declared the counter */
+	char group[PERFCTR_ID_MAX];	/* .group("NAME"), or "" */
+	struct token group_tok;
+	unsigned int group_no;		/* 1 + its group among the created
+					 * ones (check.c), or 0 */
+	unsigned int gslot;		/* its place among every created
+					 * group's counters, in order */
 	int used;			/* read somewhere */
 	unsigned int idx;		/* index in the request table */
 };
@@ -60,6 +66,7 @@ enum read_kind {
 	READ_FN_DELTA,		/* perfctr_delta(ID, START, STAMP) */
 	READ_FN_SUM,		/* perfctr_sum(ID): over every CPU */
 	READ_FN_SUM_AGE,	/* perfctr_sum_age(ID) */
+	READ_FN_TOPDOWN,	/* perfctr_topdown(ID): a group's metric */
 	READ_FN_STAMP,		/* perfctr_stamp(): takes no id */
 	READ_NKINDS,
 };
@@ -128,6 +135,8 @@ struct model {
 	unsigned int dynamic_kinds;	/* 1 << read_kind of such reads */
 	unsigned int tapset_calls;	/* 1 << index in tapset_fns: called */
 	unsigned int tapset_user_defined;	/* ... defined by the script */
+	unsigned int ngroups;		/* groups created (check.c) */
+	unsigned int ngslots;		/* and their counters */
 	unsigned int user_defined;	/* 1 << read_kind: the script's own */
 	unsigned int fn_user_defined;	/* 1 << index in event_fns: same */
 	/* script arguments, for @N / $N inside perfctr clauses */
@@ -141,6 +150,12 @@ struct model {
 static inline int counter__samples(const struct counter *c)
 {
 	return c->sample || c->hz;
+}
+
+/* A counter in a perf event group (.group("NAME")). */
+static inline int counter__grouped(const struct counter *c)
+{
+	return c->group[0] != '\0';
 }
 
 /* A counter the script reads (@perfctr and the read functions). */

@@ -3,7 +3,8 @@
  * point.c - the grammar of one perfctr probe point:
  *
  *   perfctr.event("NAME")[.user|.kernel][.cpu|.thread|.process[("PATH")]]
- *     [.multiplex] then .counter("ID"), or .sample(N)|.hz(F)[.precise[(L)]]
+ *     [.group("G")][.multiplex] then .counter("ID"),
+ *     or .sample(N)|.hz(F)[.precise[(L)]]
  *
  * Components as data (components[]: name, argument, rank), one function
  * per job, errors at the token through parse_error().
@@ -19,14 +20,14 @@
 /* ------------------------------------------------------ probe components */
 
 enum comp_rank {
-	RANK_NONE, RANK_EVENT, RANK_PLM, RANK_SCOPE, RANK_MUX, RANK_ACTION,
-	RANK_PRECISE,
+	RANK_NONE, RANK_EVENT, RANK_PLM, RANK_SCOPE, RANK_GROUP, RANK_MUX,
+	RANK_ACTION, RANK_PRECISE,
 };
 enum comp_arg { ARG_NONE, ARG_STRING, ARG_OPT_STRING, ARG_NUMBER,
 		ARG_OPT_NUMBER };
 enum comp_field {
-	F_EVENT, F_USER, F_KERNEL, F_CPU, F_THREAD, F_PROCESS, F_MULTIPLEX,
-	F_COUNTER, F_SAMPLE, F_HZ, F_PRECISE,
+	F_EVENT, F_USER, F_KERNEL, F_CPU, F_THREAD, F_PROCESS, F_GROUP,
+	F_MULTIPLEX, F_COUNTER, F_SAMPLE, F_HZ, F_PRECISE,
 };
 
 /* The components of a perfctr probe point, in the order they must come:
@@ -43,6 +44,7 @@ static const struct component {
 	{ "cpu",       ARG_NONE,   RANK_SCOPE,  F_CPU },
 	{ "thread",    ARG_NONE,   RANK_SCOPE,  F_THREAD },
 	{ "process",   ARG_OPT_STRING, RANK_SCOPE, F_PROCESS },
+	{ "group",     ARG_STRING, RANK_GROUP,  F_GROUP },
 	{ "multiplex", ARG_NONE,   RANK_MUX,    F_MULTIPLEX },
 	{ "counter",   ARG_STRING, RANK_ACTION, F_COUNTER },
 	{ "sample",    ARG_NUMBER, RANK_ACTION, F_SAMPLE },
@@ -137,24 +139,26 @@ static int number_arg(struct parser *ps, unsigned int *v, unsigned int min,
 	return 0;
 }
 
-static int check_id(struct parser *ps, const struct counter *c)
+/* A counter id or a group name: what may be in it, and not "__". */
+static int check_name(struct parser *ps, const char *name,
+		      const struct token *tok, const char *what)
 {
 	const char *p;
 
-	if (!c->id[0]) {
-		error_at(ps, &c->id_tok, "counter id must not be empty");
+	if (!name[0]) {
+		error_at(ps, tok, "%s must not be empty", what);
 		return -1;
 	}
-	for (p = c->id; *p; p++)
+	for (p = name; *p; p++)
 		if (!(isalnum((unsigned char)*p) || *p == '_' || *p == '-' ||
 		      *p == '.')) {
-			error_at(ps, &c->id_tok, "counter id may contain only "
-				 "letters, digits, '_', '-' and '.'");
+			error_at(ps, tok, "%s may contain only letters, digits, "
+				 "'_', '-' and '.'", what);
 			return -1;
 		}
-	if (!strncmp(c->id, "__", 2)) {	/* __cpu_cycles, __event1, __sample0 */
-		error_at(ps, &c->id_tok, "counter ids starting with '__' are "
-			 "stap-perfctr's own");
+	if (!strncmp(name, "__", 2)) {	/* __cpu_cycles, __event1, __sample0 */
+		error_at(ps, tok, "%ss starting with '__' are stap-perfctr's "
+			 "own", what);
 		return -1;
 	}
 	return 0;
@@ -219,6 +223,9 @@ static char *arg_buffer(const struct component *comp, struct counter *c,
 	case F_PROCESS:
 		*len = sizeof(c->target);
 		return c->target;
+	case F_GROUP:
+		*len = sizeof(c->group);
+		return c->group;
 	default:
 		*len = sizeof(c->id);
 		return c->id;
@@ -312,12 +319,16 @@ static int apply_component(struct parser *ps, const struct component *comp,
 		c->scope_given = 1;
 		c->target_tok = ps->t;
 		return component_arg(ps, comp, c, &c->target_tok);
+	case F_GROUP:
+		if (component_arg(ps, comp, c, &c->group_tok) < 0)
+			return -1;
+		return check_name(ps, c->group, &c->group_tok, "group name");
 	case F_EVENT:
 		return component_arg(ps, comp, c, event_tok);
 	case F_COUNTER:
 		if (component_arg(ps, comp, c, &c->id_tok) < 0)
 			return -1;
-		return check_id(ps, c);
+		return check_name(ps, c->id, &c->id_tok, "counter id");
 	}
 	return -1;
 }
@@ -347,8 +358,8 @@ static int check_rank(struct parser *ps, const struct component *comp,
 }
 
 /* perfctr.event("NAME")[.user|.kernel][.cpu|.thread|.process[("PATH")]]
- * [.multiplex] then .counter("ID"), or .sample(N)|.hz(F) [.precise[(L)]];
- * ps->t is "perfctr". */
+ * [.group("G")][.multiplex] then .counter("ID"), or .sample(N)|.hz(F)
+ * [.precise[(L)]]; ps->t is "perfctr". */
 int point__parse(struct parser *ps, struct counter *c)
 {
 	enum comp_rank rank = RANK_NONE;
@@ -373,6 +384,12 @@ int point__parse(struct parser *ps, struct counter *c)
 		if (comp->field == F_PRECISE && !c->sample && !c->hz) {
 			parse_error(ps, "'.precise' needs '.sample(N)' or "
 				    "'.hz(F)' before it");
+			return -1;
+		}
+		if ((comp->field == F_SAMPLE || comp->field == F_HZ) &&
+		    c->group[0]) {
+			parse_error(ps, "a sampling perfctr probe is not in a "
+				    "group: '.group' is for counters");
 			return -1;
 		}
 		next(ps);

@@ -18,6 +18,8 @@ int module_attr(char *assign, const char *hash,
 	struct perfctr_request_desc reqs[MODULE_REQ_MAX] = { { 0 } };
 	struct perfctr_slot slots[MODULE_REQ_MAX], *s;
 	struct perfctr_request_desc *r;
+	struct perfctr_table t = { .hash = hash, .reqs = reqs,
+				   .n = MODULE_REQ_MAX, .max_cpus = 1 };
 	int rc;
 
 	if (m->idx >= MODULE_REQ_MAX)
@@ -34,8 +36,7 @@ int module_attr(char *assign, const char *hash,
 	r->precise = m->precise;
 	r->target = "";
 	r->src = "t.stp:1:1";
-	rc = perfctr_assign_parse(assign, hash, reqs, MODULE_REQ_MAX, slots,
-				  err, errlen);
+	rc = perfctr_assign_parse(assign, &t, slots, NULL, err, errlen);
 	if (rc)
 		return rc;
 	s = &slots[m->idx];

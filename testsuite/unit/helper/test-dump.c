@@ -463,6 +463,92 @@ static void host(void)
 	is_int(perfctr_dump__collect(&o, &d), -EINVAL, "opts too small: -EINVAL");
 }
 
+/* A module with a group: its g record is checked, the text and JSON
+ * name each counter's group. */
+static const struct perfctr_request reqs_g[] = {
+	{ .idx = 0, .id = "cyc", .event = "cycles", .plm = PERFCTR_PLM_ALL,
+	  .src = "g.stp:1:1", .group = "ipc" },
+	{ .idx = 1, .id = "x", .event = "cpu-clock", .plm = PERFCTR_PLM_ALL,
+	  .src = "g.stp:2:1" },
+	{ .idx = 2, .id = "ins", .event = "instructions", .plm = PERFCTR_PLM_ALL,
+	  .src = "g.stp:3:1", .group = "ipc" },
+};
+static const struct perfctr_encoding encs_g[] = {
+	{ 0, 0, 0, 0, 0 }, { 1, 0, 0, 0, 0 }, { 0, 1, 0, 0, 0 },
+};
+
+static const struct perfctr_holder *find_holder(struct perfctr_holder *h,
+						int n, const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(h[i].module, name))
+			return &h[i];
+	return NULL;
+}
+
+static void group_holders(void)
+{
+	static const struct {
+		const char *module, *records, *problem;
+	} cases[] = {
+		{ "stap_g_ok", ";g0,10,2", NULL },
+		{ "stap_g_none", "", "no record for group \"ipc\"" },
+		{ "stap_g_member", ";g2,10,2", "group record for counter 2, "
+		  "which leads no group" },
+		{ "stap_g_twice", ";g0,10,2;g0,16,2", "group \"ipc\" twice" },
+		{ "stap_g_bad", ";g0,10", "malformed group record" },
+	};
+	char rel[256], assign[4096];
+	const struct perfctr_holder *g;
+	struct perfctr_holder *h;
+	struct perfctr_dump d = { 0 };
+	char *t;
+	size_t i;
+	int n;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		module(cases[i].module, reqs_g, encs_g, 3, NULL);
+		snprintf(rel, sizeof(rel), MOD "%s/parameters/perfctr_assign",
+			 cases[i].module);
+		t = test_read(test_path(rel), NULL);
+		if (!t)
+			test_die("read");
+		snprintf(assign, sizeof(assign), "%.*s", (int)strcspn(t, "\n"),
+			 t);
+		free(t);
+		strcat(assign, cases[i].records);
+		strcat(assign, "\n");
+		test_write(rel, assign);
+	}
+	n = perfctr_holders__read(test_dir, &h);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		g = find_holder(h, n, cases[i].module);
+		if (!cases[i].problem)
+			ok(g && !g->problem && g->n == 3 &&
+			   !strcmp(g->reqs[2].group, "ipc") &&
+			   !g->reqs[1].group[0], "%s: a group's record read, "
+			   "its counters' group names", cases[i].module);
+		else
+			ok(g && g->problem && strstr(g->problem,
+						     cases[i].problem),
+			   "%s: %s", cases[i].module, cases[i].problem);
+	}
+	g = find_holder(h, n, "stap_g_ok");
+	d.n_holders = 1;
+	d.holders = (struct perfctr_holder *)g;
+	t = g ? text_of(&d, 0) : NULL;
+	like(t, "  stap_g_ok: counter \"cyc\" cycles (user+kernel, group "
+	     "\"ipc\") at g.stp:1:1", "text: a counter's group");
+	free(t);
+	t = g ? text_of(&d, 1) : NULL;
+	like(t, "\"group\": \"ipc\"", "JSON: a counter's group");
+	like(t, "\"group\": null", "JSON: a counter in none");
+	free(t);
+	perfctr_holders__free(h, n < 0 ? 0 : n);
+}
+
 int main(void)
 {
 	struct perfctr_dump *d;
@@ -478,6 +564,7 @@ int main(void)
 	closed_names(d);
 	perfctr_dump__free(d);
 	holder_hash();
+	group_holders();
 	host();
 	test_cleanup();
 	return tap_done();

@@ -75,6 +75,27 @@ int main(void)
 	expect("stapusr", T, &kernel_too, -1, 1000, NULL);
 	expect("stapusr", C, &kernel_too, PERFCTR_PARANOID_UNKNOWN, 1000,
 	       "kernel.perf_event_paranoid cannot be read");
+	/* a group's counters are CPU-wide: perfctr-run opens them per CPU
+	 * as the user, and perf would refuse the same */
+	{
+		struct perfctr_modtab g = tab("stapusr");
+		struct perfctr_request req = { .scope = C, .group = "ipc" };
+		char err[512] = "";
+
+		ok(perfctr_priv__check(&g, &req, &user_only, 1, 1000, err,
+				       sizeof(err)) == -EACCES &&
+		   strstr(err, "is 1, and a group's counter (CPU-wide: "
+			  "perfctr-run opens it on each CPU) needs 0 or less "
+			  "for user 1000"), "stapusr, a group's counter, "
+			  "paranoid 1: refused as CPU-wide (%s)", err);
+		ok(perfctr_priv__check(&g, &req, &kernel_too, 0, 1000, err,
+				       sizeof(err)) == 0,
+		   "  at 0: allowed, as perf allows it");
+		ok(perfctr_priv__check(&g, &req, &kernel_too, 2, 1000, err,
+				       sizeof(err)) == -EACCES &&
+		   strstr(err, "counting in kernel mode"),
+		   "  at 2, counting in kernel mode: refused for that first");
+	}
 	/* root, and stapdev modules: anything */
 	expect("stapusr", C, &kernel_too, 3, 0, NULL);
 	expect("stapdev", C, &kernel_too, 3, 1000, NULL);

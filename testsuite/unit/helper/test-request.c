@@ -26,6 +26,7 @@ static struct perfctr_request req(unsigned int idx, const char *id,
 static int same(const struct perfctr_request *a, const struct perfctr_request *b)
 {
 	return a->idx == b->idx && a->plm == b->plm && a->gh == b->gh &&
+	       a->mux == b->mux && !strcmp(a->group, b->group) &&
 	       !strcmp(a->id, b->id) &&
 	       !strcmp(a->event, b->event) && !strcmp(a->src, b->src);
 }
@@ -52,6 +53,9 @@ static void formats(void)
 		{ { 3, "g", "cycles:uH", PERFCTR_PLM_USER, "s",
 		    .gh = PERFCTR_GH_HOST },
 		  "idx=3;id=g;event=cycles:uH;plm=u;src=s;gh=h" },
+		{ { 4, "i", "instructions", PERFCTR_PLM_ALL, "s", 1,
+		    .group = "ipc" },
+		  "idx=4;id=i;event=instructions;plm=uk;src=s;mux=1;group=ipc" },
 	};
 	struct perfctr_request back;
 	char buf[PERFCTR_REQ_FMT_MAX];

@@ -241,6 +241,40 @@ static void cpus(void)
 	free(c);
 }
 
+/* Intel's topdown events: known by their config only on a core PMU that
+ * has them (its events slots and topdown-retiring). */
+static void topdown(const char *root)
+{
+	struct perfctr_resolver_opts o = { .sz = sizeof(o), .no_libpfm = 1,
+					   .sysfs_root = root };
+	struct perfctr_encoding raw = { 4, 0x8000, 0, 0, 0 },
+		uncore = { 17, 0x8000, 0, 0, 0 }, e;
+	struct perfctr_resolver *r;
+	char err[256];
+
+	is_int(perfctr_topdown__kind(root, &raw), -1, "config 0x8000 on a core "
+	       "PMU without topdown events: not a metric");
+	test_write(DEV "cpu/events/slots", "event=0x00,umask=0x4\n");
+	test_write(DEV "cpu/events/topdown-retiring", "event=0x00,umask=0x80\n");
+	test_write(DEV "cpu/events/topdown-be-bound", "event=0x00,umask=0x83\n");
+	if (perfctr_resolver__new(&o, &r))
+		test_die("resolver");
+	ok(!perfctr_resolver__resolve(r, "topdown-be-bound", 0, &e, err,
+				      sizeof(err)) &&
+	   perfctr_topdown__kind(root, &e) == 3, "topdown-be-bound: metric 3 "
+	   "(backend bound)");
+	ok(!perfctr_resolver__resolve(r, "cpu/slots/", 0, &e, err,
+				      sizeof(err)) &&
+	   perfctr_topdown__kind(root, &e) == 8, "cpu/slots/: the leader");
+	ok(!perfctr_resolver__resolve(r, "cpu/inst_retired/", 0, &e, err,
+				      sizeof(err)) &&
+	   perfctr_topdown__kind(root, &e) == -1, "cpu/inst_retired/: neither");
+	is_int(perfctr_topdown__kind(root, &raw), 0, "r8000 there: retiring");
+	is_int(perfctr_topdown__kind(root, &uncore), -1, "0x8000 on an uncore "
+	       "PMU: not a metric");
+	perfctr_resolver__free(r);
+}
+
 int main(void)
 {
 	struct perfctr_resolver_opts o = { .sz = sizeof(o), .no_libpfm = 1 };
@@ -256,6 +290,7 @@ int main(void)
 	perfctr_resolver__free(r);
 	names();
 	cpus();
+	topdown(o.sysfs_root);
 	test_cleanup();
 	return tap_done();
 }

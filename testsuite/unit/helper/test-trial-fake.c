@@ -13,6 +13,7 @@
  * would accept is not.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -40,9 +41,12 @@ static struct {
 	unsigned int max_precise;
 	int still;			/* reads before a task's clock moves */
 	int not_running;		/* task events enabled, never running */
+	int group_max;			/* hardware events a group may have */
 	int n;				/* the opens since fake_reset() */
 	struct perf_event_attr attr[MAX_OPENS];
 	int pid[MAX_OPENS], on_cpu[MAX_OPENS], ran_on[MAX_OPENS];
+	int fd[MAX_OPENS], group_fd[MAX_OPENS];
+	unsigned long flags[MAX_OPENS];
 } k;
 
 static void fake_reset(int c0, int c1)
@@ -54,6 +58,31 @@ static void fake_reset(int c0, int c1)
 	k.counters[0] = c0;
 	k.counters[1] = c1;
 	k.max_precise = 3;
+	k.group_max = 8;
+}
+
+/* perf's group rules, as far as the tests need them: a sibling joins a
+ * leader of its own PMU (a hardware one here), is never pinned, and a
+ * group holds at most k.group_max hardware events (the PMU's
+ * validate_group()). */
+static int fake_group(const struct perf_event_attr *a, int group_fd)
+{
+	int i, leader = -1, hw = a->type == HW;
+
+	if (group_fd < 0)
+		return 0;
+	for (i = 0; i < k.n - 1; i++)
+		if (k.fd[i] == group_fd)
+			leader = i;	/* the latest open with that fd */
+	if (leader < 0 || k.group_fd[leader] >= 0)
+		return -EBADF;
+	if (a->pinned || (a->type == UNCORE && k.attr[leader].type == HW))
+		return -EINVAL;
+	hw += k.attr[leader].type == HW;
+	for (i = leader + 1; i < k.n - 1; i++)
+		hw += k.group_fd[i] == group_fd && k.fd[i] >= 0 &&
+		      k.attr[i].type == HW;
+	return hw > k.group_max ? -EINVAL : 0;
 }
 
 /* An event's reads, as the kernel would give them: nothing for a pinned
@@ -83,7 +112,7 @@ static int fake_fd(const struct perf_event_attr *a, int error, int running)
 long syscall(long nr, ...)
 {
 	struct perf_event_attr *a;
-	int pid, cpu, where, runs, fits, slot = k.n;
+	int pid, cpu, group_fd, where, runs, fits, slot = k.n, err;
 	va_list ap;
 
 	if (nr != __NR_perf_event_open) {
@@ -94,6 +123,8 @@ long syscall(long nr, ...)
 	a = va_arg(ap, struct perf_event_attr *);
 	pid = va_arg(ap, int);
 	cpu = va_arg(ap, int);
+	group_fd = va_arg(ap, int);
+	k.flags[slot] = va_arg(ap, unsigned long);
 	va_end(ap);
 	if (k.n == MAX_OPENS) {
 		errno = EMFILE;
@@ -102,7 +133,14 @@ long syscall(long nr, ...)
 	k.attr[slot] = *a;
 	k.pid[slot] = pid;
 	k.on_cpu[slot] = cpu;
+	k.group_fd[slot] = group_fd;
+	k.fd[slot] = -1;
 	k.n++;
+	err = fake_group(a, group_fd);
+	if (err) {
+		errno = -err;
+		return -1;
+	}
 	if (a->precise_ip > k.max_precise) {
 		errno = EOPNOTSUPP;
 		return -1;
@@ -118,8 +156,9 @@ long syscall(long nr, ...)
 	fits = a->type != HW || !runs || k.used[where] < k.counters[where];
 	if (a->type == HW && runs && fits)
 		k.used[where]++;
-	return fake_fd(a, a->pinned && !fits,
-		       runs && fits && !(pid != -1 && k.not_running));
+	return k.fd[slot] = fake_fd(a, a->pinned && !fits,
+				    runs && fits && !(pid != -1 &&
+						      k.not_running));
 }
 
 int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *set)
@@ -412,9 +451,123 @@ static void guest_filter(void)
 	   "a PMU that takes exclude_guest keeps it");
 }
 
+/* A set of n: a group of those with lead (1 + its leader's place), kept
+ * open when all fit; the others alone. */
+static void group_set(struct perfctr_trial *t, const unsigned int *type,
+		      const unsigned int *lead, unsigned int n, int mux)
+{
+	struct perfctr_encoding e = { 0 };
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		e.type = type[i];
+		e.config = type[i] == PERF_TYPE_SOFTWARE ?
+			   PERF_COUNT_SW_CPU_CLOCK : 0xc0;
+		e.flags = mux ? PERFCTR_F_MULTIPLEX : 0;
+		perfctr_trial__init(&t[i], NULL, &e);
+		t[i].group = lead[i];
+		t[i].keep = lead[i] != 0;
+	}
+}
+
+/* Groups: the leader first, its siblings with its fd, never pinned (the
+ * leader is unless .multiplex); left open, without FD_CLOEXEC, when the
+ * whole set fits; a group too large for the PMU, or with an event of
+ * another PMU, found out as perf finds it. */
+static void groups(void)
+{
+	static const unsigned int hw3[] = { HW, HW, HW, HW },
+				  lead3[] = { 1, 1, 1, 0 };
+	struct perfctr_trial t[4];
+	int res[4], ret, err, i;
+
+	fake_reset(4, 4);
+	group_set(t, hw3, lead3, 4, 0);
+	ret = perfctr_trials__open(t, 4, 1, res);
+	ok(ret == 0 && k.n == 4 && k.group_fd[0] == -1 &&
+	   k.group_fd[1] == k.fd[0] && k.group_fd[2] == k.fd[0] &&
+	   k.group_fd[3] == -1, "a group of three: siblings opened with "
+	   "the leader's fd (%d)", ret);
+	ok(k.attr[0].pinned && !k.attr[1].pinned && !k.attr[2].pinned &&
+	   k.attr[3].pinned, "  only its leader pinned");
+	ok(k.flags[0] == 0 && k.flags[2] == 0 &&
+	   k.flags[3] == PERF_FLAG_FD_CLOEXEC, "  its fds not closed on exec, "
+	   "the others' are");
+	ok(t[0].fd == k.fd[0] && t[2].fd == k.fd[2] && t[3].fd == -1 &&
+	   fcntl(t[0].fd, F_GETFD) == 0 && fcntl(k.fd[3], F_GETFD) < 0,
+	   "  its fds left open, the other closed");
+	for (i = 0; i < 3; i++)
+		close(t[i].fd);
+
+	fake_reset(4, 4);
+	group_set(t, hw3, lead3, 4, 1);
+	ret = perfctr_trials__open(t, 4, 0, res);
+	ok(ret == 0 && !k.attr[0].pinned, "a .multiplex group: its leader "
+	   "is not pinned either");
+	for (i = 0; i < 3; i++)
+		close(t[i].fd);
+
+	fake_reset(4, 4);
+	k.group_max = 2;
+	group_set(t, hw3, lead3, 4, 1);
+	ret = perfctr_trials__open(t, 4, 0, res);
+	ok(ret == -EINVAL && res[0] == 0 && res[1] == 0 && res[2] == -EINVAL &&
+	   t[0].fd == -1 && fcntl(k.fd[0], F_GETFD) < 0,
+	   "a group of three on a PMU that takes two: the third refused, "
+	   "nothing left open");
+	is_int(perfctr_trials__group_why(t, 2, 0, &err), PERFCTR_GROUP_SIZE,
+	       "  it opens alone and next to its leader: the group does not "
+	       "fit the PMU");
+
+	{
+		static const unsigned int type[] = { HW, UNCORE, HW },
+					  lead[] = { 1, 1, 1 };
+		struct perfctr_trial u[3];
+
+		fake_reset(4, 4);
+		group_set(u, type, lead, 3, 0);
+		ret = perfctr_trials__open(u, 3, 0, res);
+		ok(ret == -EINVAL && res[1] == -EINVAL && res[2] == 0,
+		   "an event of another PMU in a hardware group: refused");
+		ok(perfctr_trials__group_why(u, 1, 0, &err) ==
+		   PERFCTR_GROUP_PAIR && err == -EINVAL,
+		   "  next to its leader already: another PMU");
+	}
+	{
+		static const unsigned int type[] = { UNCORE, HW },
+					  lead[] = { 1, 1 };
+		struct perfctr_trial u[2];
+
+		fake_reset(4, 4);
+		group_set(u, type, lead, 2, 0);
+		u[0].enc.config = 0xdead;	/* the leader cannot open */
+		u[0].enc.flags = 0;
+		ret = perfctr_trials__open(u, 2, 0, res);
+		ok(ret == -EINVAL && res[0] == -EINVAL &&
+		   res[1] == -ECANCELED && k.n == 1,
+		   "a group whose leader does not open: its siblings are not "
+		   "tried");
+	}
+	{
+		static const unsigned int type[] = { PERF_TYPE_SOFTWARE, HW,
+						     HW },
+					  lead[] = { 1, 1, 1 };
+		struct perfctr_trial u[3];
+
+		fake_reset(4, 4);
+		group_set(u, type, lead, 3, 0);
+		ret = perfctr_trials__open(u, 3, 0, res);
+		ok(ret == 0 && k.group_fd[2] == k.fd[0],
+		   "a software leader leads hardware events");
+		for (i = 0; i < 3; i++)
+			close(u[i].fd);
+	}
+}
+
 int main(void)
 {
 	attrs();
+	groups();
 	refusals();
 	task_clock();
 	guest_filter();

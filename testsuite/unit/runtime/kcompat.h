@@ -8,6 +8,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>

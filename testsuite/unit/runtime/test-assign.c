@@ -20,13 +20,16 @@ static const struct perfctr_request_desc reqs[4] = {
 	  .src = "t.stp:3:1" },
 };
 
+static const struct perfctr_table table = { .hash = HASH, .reqs = reqs,
+					    .n = 4, .max_cpus = 8 };
+
 static int parse(const char *value, struct perfctr_slot *slots, char *err)
 {
 	char buf[512];
 
 	snprintf(buf, sizeof(buf), "%s", value);
 	err[0] = '\0';
-	return perfctr_assign_parse(buf, HASH, reqs, 4, slots, err, 200);
+	return perfctr_assign_parse(buf, &table, slots, NULL, err, 200);
 }
 
 static void good(void)
@@ -104,6 +107,9 @@ static const struct {
 	{ HASH ";0,0,0,0,0,0;1,0,0,0,0,20;2,0,0,0,0,20", 0 },
 };
 
+static const struct perfctr_table gh_table = { .hash = HASH,
+	.reqs = gh_reqs, .n = 3, .max_cpus = 8 };
+
 static void guest_host(void)
 {
 	struct perfctr_slot s[3];
@@ -114,12 +120,147 @@ static void guest_host(void)
 	for (i = 0; i < sizeof(gh_cases) / sizeof(gh_cases[0]); i++) {
 		snprintf(buf, sizeof(buf), "%s", gh_cases[i].value);
 		err[0] = '\0';
-		rc = perfctr_assign_parse(buf, HASH, gh_reqs, 3, s, err,
+		rc = perfctr_assign_parse(buf, &gh_table, s, NULL, err,
 					  sizeof(err));
 		is_int(rc, gh_cases[i].ok ? 0 : -EINVAL, "%s: \"%s\" %s",
 		       gh_cases[i].ok ? "accepted" : "rejected",
 		       gh_cases[i].value, err);
 	}
+}
+
+/* A group "ipc" of two (cyc leads, ins), and a counter in none. */
+static const struct perfctr_request_desc g_reqs[3] = {
+	{ .id = "cyc", .event = "cycles", .plm = PERFCTR_PLM_ALL,
+	  .group = 1, .gslot = 0 },
+	{ .id = "ins", .event = "instructions", .plm = PERFCTR_PLM_ALL,
+	  .group = 1, .gslot = 1 },
+	{ .id = "x", .event = "cpu-clock", .plm = PERFCTR_PLM_ALL },
+};
+static const struct perfctr_group_desc g_groups[1] = {
+	{ .name = "ipc", .leader = 0, .first = 0, .n = 2 },
+};
+static const struct perfctr_table g_table = { .hash = HASH,
+	.reqs = g_reqs, .n = 3, .groups = g_groups, .ngroups = 1,
+	.max_cpus = 8 };
+
+#define G_OK ";0,0,0,0,0,0;1,0,1,0,0,0;2,1,0,0,0,0"
+
+static const struct bad_case group_bad[] = {
+	{ HASH G_OK, "group \"ipc\" has no events: perfctr-run opens them" },
+	{ HASH G_OK ";g1,10,2", "group record for counter 1, which leads no "
+	  "group" },
+	{ HASH G_OK ";g2,10,2", "counter 2, which leads no group" },
+	{ HASH G_OK ";g9,10,2", "counter 9, which leads no group" },
+	{ HASH G_OK ";g0,10,2;g0,12,2", "group \"ipc\" assigned twice" },
+	{ HASH G_OK ";g0,10", "malformed group record" },
+	{ HASH G_OK ";g0,10,2,1", "malformed group record" },
+	{ HASH G_OK ";g0,x,2", "malformed group record" },
+	{ HASH G_OK ";g0,-1,2", "malformed group record" },
+	{ HASH G_OK ";g,10,2", "malformed group record" },
+	{ HASH G_OK ";g0,10,0", "group \"ipc\": 0 CPUs from fd 10: out of "
+	  "range" },
+	{ HASH G_OK ";g0,10,9", "9 CPUs from fd 10: out of range" },
+	{ HASH G_OK ";g0,2147483646,2", "out of range" },
+};
+
+static void groups(void)
+{
+	struct perfctr_group_slot gs[1];
+	struct perfctr_slot s[4];
+	char buf[256], err[200];
+	size_t i;
+	int rc;
+
+	snprintf(buf, sizeof(buf), HASH G_OK ";g0,10,2");
+	rc = perfctr_assign_parse(buf, &g_table, s, gs, err, sizeof(err));
+	ok(rc == 0 && gs[0].assigned && gs[0].fd0 == 10 && gs[0].ncpu == 2,
+	   "a group's record: its fds from 10 on, on 2 CPUs (%s)", err);
+	for (i = 0; i < sizeof(group_bad) / sizeof(group_bad[0]); i++) {
+		snprintf(buf, sizeof(buf), "%s", group_bad[i].value);
+		err[0] = '\0';
+		rc = perfctr_assign_parse(buf, &g_table, s, gs, err,
+					  sizeof(err));
+		ok(rc == -EINVAL, "rejected: \"%s\"", group_bad[i].value);
+		like(err, group_bad[i].why, "  and says why");
+	}
+	snprintf(buf, sizeof(buf), HASH ";0,0,0,0,0,0;2,4,c0,0,0,2;"
+		 "3,0,0,0,0,8;g0,10,2");
+	err[0] = '\0';
+	ok(perfctr_assign_parse(buf, &table, s, NULL, err, sizeof(err)) ==
+	   -EINVAL && strstr(err, "malformed record"),
+	   "a group record in a module without groups: malformed (%s)", err);
+}
+
+/* What perfctr-run left at a group's fds, against the assignment: the
+ * attr the module would open, a sibling never pinned, each CPU's group
+ * on one CPU, CPUs ascending. */
+static void group_events(void)
+{
+	struct perfctr_slot s = { .assigned = 1, .type = 0, .config = 1,
+				  .flags = PERFCTR_F_EXCLUDE_KERNEL };
+	struct perf_event_attr a;
+	char err[200];
+	int want = -1;
+
+	perfctr_attr_counter(&a, 0, 1, 0, 0, PERFCTR_F_EXCLUDE_KERNEL);
+	is_int(perfctr_group_event_check(&s, 0, 0, &a, 0, 1, &want, 0, 8, err,
+					 sizeof(err)), 0,
+	       "a pinned leader on CPU 1, after CPU 0");
+	is_int(want, 1, "  sets its group's CPU");
+	a.pinned = 0;
+	is_int(perfctr_group_event_check(&s, 0, 1, &a, 0, 1, &want, 0, 8, err,
+					 sizeof(err)), 0, "its sibling, not pinned");
+	ok(perfctr_group_event_check(&s, 0, 1, &a, 0, 2, &want, 0, 8, err,
+				     sizeof(err)) == -EINVAL &&
+	   strstr(err, "counts on CPU 2, its leader on CPU 1"),
+	   "a sibling on another CPU: %s", err);
+	ok(perfctr_group_event_check(&s, 0, 0, &a, 0, 1, &want, 0, 8, err,
+				     sizeof(err)) == -EINVAL &&
+	   strstr(err, "is not pinned"), "a leader not pinned: %s", err);
+	is_int(perfctr_group_event_check(&s, 1, 0, &a, 0, 3, &want, 1, 8, err,
+					 sizeof(err)), 0,
+	       "a .multiplex group's leader is not pinned");
+	a.pinned = 1;
+	ok(perfctr_group_event_check(&s, 0, 1, &a, 0, 3, &want, 1, 8, err,
+				     sizeof(err)) == -EINVAL &&
+	   strstr(err, "is pinned"), "a pinned sibling: %s", err);
+	ok(perfctr_group_event_check(&s, 0, 0, &a, 0, 1, &want, 1, 8, err,
+				     sizeof(err)) == -EINVAL &&
+	   strstr(err, "CPU 1 comes after CPU 1"), "a CPU twice: %s", err);
+	ok(perfctr_group_event_check(&s, 0, 0, &a, 0, -1, &want, -1, 8, err,
+				     sizeof(err)) == -EINVAL &&
+	   strstr(err, "counts a task"), "a task's event: %s", err);
+	ok(perfctr_group_event_check(&s, 0, 0, &a, 0, 8, &want, -1, 8, err,
+				     sizeof(err)) == -EINVAL &&
+	   strstr(err, "on no CPU this kernel has"), "CPU 8 of 8: %s", err);
+	a.type = 7;
+	is_int(perfctr_group_event_check(&s, 0, 0, &a, 7, 4, &want, 3, 8, err,
+					 sizeof(err)), 0, "a generic event on "
+	       "the type of the PMU that took it (Linux 6.12's task-clock)");
+	ok(perfctr_group_event_check(&s, 0, 0, &a, 9, 4, &want, 3, 8, err,
+				     sizeof(err)) == -EINVAL &&
+	   strstr(err, "counts another event (type 7 config 0x1"),
+	   "  not on another type: %s", err);
+	a.type = 0;
+	a.config = 2;
+	ok(perfctr_group_event_check(&s, 0, 0, &a, 0, 4, &want, 3, 8, err,
+				     sizeof(err)) == -EINVAL &&
+	   strstr(err, "counts another event"), "another config: %s", err);
+	a.config = 1;
+	a.exclude_kernel = 0;
+	ok(perfctr_group_event_check(&s, 0, 0, &a, 0, 4, &want, 3, 8, err,
+				     sizeof(err)) == -EINVAL &&
+	   strstr(err, "other privilege levels"), "kernel counted: %s", err);
+	a.exclude_kernel = 1;
+	a.sample_period = 1000;
+	ok(perfctr_group_event_check(&s, 0, 0, &a, 0, 4, &want, 3, 8, err,
+				     sizeof(err)) == -EINVAL &&
+	   strstr(err, "samples"), "a sampling event: %s", err);
+	a.sample_period = 0;
+	a.exclusive = 1;
+	ok(perfctr_group_event_check(&s, 0, 0, &a, 0, 4, &want, 3, 8, err,
+				     sizeof(err)) == -EINVAL &&
+	   strstr(err, "exclusive"), "an exclusive one: %s", err);
 }
 
 int main(void)
@@ -130,6 +271,8 @@ int main(void)
 
 	good();
 	guest_host();
+	groups();
+	group_events();
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int rc = parse(bad[i].value, s, err);
 

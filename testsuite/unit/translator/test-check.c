@@ -289,6 +289,94 @@ static void notes(void)
 	}
 }
 
+/* ------------------------------------------------------------ groups */
+
+struct group_case {
+	const char *text;
+	int errors, warnings;
+	const char *msg, *at;
+};
+
+#define G_READ "probe begin { x = @perfctr(\"a\") }\n"
+
+static const struct group_case group_cases[] = {
+	{ "probe perfctr.event(\"x\").group(\"g\").counter(\"a\") {}\n"
+	  "probe perfctr.event(\"y\").thread.group(\"g\").counter(\"b\") {}\n"
+	  G_READ, 1, 0, "perfctr counter \"b\": a group counts per CPU only "
+	  "(perfctr-run opens it on each CPU); drop .thread/.process, or "
+	  ".group", "t.stp:2:39" },
+	{ "probe perfctr.event(\"x\").process(\"/bin/true\").group(\"g\")"
+	  ".counter(\"a\") {}\n"
+	  "probe kprobe.function(\"f\") { x = @perfctr(\"a\") }\n", 1, 0,
+	  "a group counts per CPU only", "t.stp:1:53" },
+	{ "probe perfctr.event(\"x\").group(\"g\").counter(\"a\") {}\n"
+	  "probe perfctr.event(\"y\").group(\"g\").multiplex.counter(\"b\") "
+	  "{}\n" G_READ, 1, 0, "perfctr counter \"b\" is .multiplex and "
+	  "\"a\", which leads group \"g\" (t.stp:1:1), is not: a group is "
+	  "scheduled as a unit, give .multiplex to all its counters or none",
+	  "t.stp:2:32" },
+	{ "probe perfctr.event(\"x\").group(\"g\").counter(\"a\") {}\n"
+	  "%( 1 == 1 %? probe perfctr.event(\"y\").group(\"g\")"
+	  ".counter(\"b\") {} %)\n" G_READ, 1, 0, "perfctr counter \"b\" is "
+	  "under other %( %) conditions than \"a\", which leads group \"g\" "
+	  "(t.stp:1:1): a group's counters exist together", "t.stp:2:45" },
+	{ "%( 1 == 1 %? probe perfctr.event(\"x\").group(\"g\")"
+	  ".counter(\"a\") {}\n"
+	  "probe perfctr.event(\"y\").group(\"g\").counter(\"b\") {} %)\n"
+	  G_READ, 0, 0, NULL, NULL },
+	{ "probe perfctr.event(\"x\").group(\"g\").counter(\"a\") {}\n"
+	  "probe perfctr.event(\"y\").group(\"h\").counter(\"b\") {}\n"
+	  "probe perfctr.event(\"z\").group(\"h\").counter(\"c\") {}\n"
+	  G_READ, 0, 1, "perfctr group \"h\" is never read, not created",
+	  "t.stp:2:32" },
+	{ "probe perfctr.event(\"x\").counter(\"a\") {}\n"
+	  "probe begin { x = perfctr_topdown(\"a\") }\n", 1, 0,
+	  "perfctr_topdown(\"a\"): counter \"a\" is in no group, and Intel's "
+	  "topdown metrics count only in a group led by \"slots\"",
+	  "t.stp:2:19" },
+	{ "probe perfctr.event(\"x\").counter(\"a\") {}\n"
+	  "probe begin { x = perfctr_topdown(v) + @perfctr(\"a\") }\n", 1, 0,
+	  "perfctr_topdown(...) decodes a group's topdown metric, and this "
+	  "script declares no group", "t.stp:2:19" },
+	{ "probe perfctr.event(\"slots\").group(\"td\").counter(\"s\") {}\n"
+	  "probe perfctr.event(\"topdown-retiring\").group(\"td\")"
+	  ".counter(\"r\") {}\n"
+	  "probe begin { x = perfctr_topdown(\"r\") + perfctr_topdown(v) }\n",
+	  0, 0, NULL, NULL },
+};
+
+/* A group's counters: per CPU, .multiplex all or none, under the same
+ * conditions, at most PERFCTR_GROUP_MAX; created whole or not at all. */
+static void groups(void)
+{
+	char big[PERFCTR_GROUP_MAX * 80 + 128], *p = big;
+	size_t i;
+	struct run r;
+
+	for (i = 0; i < sizeof(group_cases) / sizeof(group_cases[0]); i++) {
+		const struct group_case *c = &group_cases[i];
+
+		run(&r, c->text, 0);
+		ok(r.d.errors == c->errors && r.d.warnings == c->warnings &&
+		   (!c->msg || (strstr(r.msgs, c->msg) &&
+				strstr(r.msgs, c->at))),
+		   "group case %zu: %d errors, %d warnings%s%s", i, c->errors,
+		   c->warnings, c->msg ? ": " : "", c->msg ? c->msg : "");
+		if (c->msg && !strstr(r.msgs, c->msg))
+			printf("# %s\n", r.msgs);
+		done(&r);
+	}
+	for (i = 0; i <= PERFCTR_GROUP_MAX; i++)
+		p += sprintf(p, "probe perfctr.event(\"x\").group(\"g\")"
+			     ".counter(\"c%zu\") {}\n", i);
+	sprintf(p, "probe begin { x = @perfctr(\"c0\") }\n");
+	run(&r, big, 0);
+	ok(r.d.errors == 1 && strstr(r.msgs, "more than 32 counters in "
+				     "perfctr group \"g\"") &&
+	   strstr(r.msgs, "t.stp:33:32"), "a group of 33 is refused at the 33rd");
+	done(&r);
+}
+
 /* ------------------------------------------------------- read sites */
 
 static void sites(void)
@@ -415,6 +503,7 @@ int main(void)
 	read_probes();
 	read_scopes();
 	notes();
+	groups();
 	sites();
 	not_rewritten();
 	tapset_not_rewritten();

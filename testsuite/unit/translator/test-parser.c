@@ -220,7 +220,7 @@ static const struct bad bad[] = {
 	  "t.stp:1:15" },
 	{ "probe perfctr.event(\"x\") {}",
 	  "incomplete perfctr probe point, expected '.' and one of 'user', "
-	  "'kernel', 'cpu', 'thread', 'process', 'multiplex', 'counter'",
+	  "'kernel', 'cpu', 'thread', 'process', 'group', 'multiplex', 'counter'",
 	  "t.stp:1:26" },
 	{ "probe perfctr.event(\"x\").thread.cpu.counter(\"c\") {}",
 	  "'.cpu' conflicts with '.thread'", "t.stp:1:33" },
@@ -308,7 +308,87 @@ static const struct bad bad[] = {
 	  "modifier 'p' in \"x:p\"", "t.stp:1:21" },
 	{ "probe perfctr.event(\"x\").sample(@2) {}",
 	  "expected a number from 1 to 4294967295, @2 is \"c0\"", "t.stp:1:33" },
+	/* groups: .group("G") after the scope, before .multiplex */
+	{ "probe perfctr.event(\"x\").group(\"g\").cpu.counter(\"c\") {}",
+	  "'.cpu' must come before '.group'", "t.stp:1:37" },
+	{ "probe perfctr.event(\"x\").multiplex.group(\"g\").counter(\"c\") {}",
+	  "'.group' must come before '.multiplex'", "t.stp:1:36" },
+	{ "probe perfctr.event(\"x\").group(\"g\").group(\"h\").counter(\"c\") {}",
+	  "'.group' given twice", "t.stp:1:37" },
+	{ "probe perfctr.event(\"x\").group(g).counter(\"c\") {}",
+	  "expected a string literal or @N", "t.stp:1:32" },
+	{ "probe perfctr.event(\"x\").group(\"\").counter(\"c\") {}",
+	  "group name must not be empty", "t.stp:1:32" },
+	{ "probe perfctr.event(\"x\").group(\"a b\").counter(\"c\") {}",
+	  "group name may contain only letters", "t.stp:1:32" },
+	{ "probe perfctr.event(\"x\").group(\"__g\").counter(\"c\") {}",
+	  "group names starting with '__' are stap-perfctr's own",
+	  "t.stp:1:32" },
+	{ "probe perfctr.event(\"x\").group(\"g\").sample(9) {}",
+	  "a sampling perfctr probe is not in a group", "t.stp:1:37" },
+	{ "probe perfctr.event(\"x\").group(\"g\").hz(9) {}",
+	  "a sampling perfctr probe is not in a group", "t.stp:1:37" },
 };
+
+/* .group("G"): the name, in the request table; a group's counters
+ * read through one snapshot, the others as before. */
+static void groups(void)
+{
+	struct run r;
+	struct emit_opts o = { .runtime_dir = "/rt", .runtime_hash = "0",
+			       .privilege = "stapdev" };
+	struct generated gen;
+	const char *text =
+		"probe perfctr.event(\"cycles\").cpu.group(\"ipc\")"
+		".multiplex.counter(\"c\") {}\n"
+		"probe perfctr.event(\"x\").counter(\"x\") {}\n"
+		"probe perfctr.event(\"instructions\").group(@2).multiplex"
+		".counter(\"i\") {}\n"
+		"probe begin { v = @perfctr(\"i\") + @perfctr(\"x\") }\n";
+
+	run(&r, text);
+	is_int(r.errors, 0, "a group's clauses parse");
+	ok(r.m.ncounters == 3 && !strcmp(r.m.counters[0].group, "ipc") &&
+	   !strcmp(r.m.counters[2].group, "c0") &&
+	   !r.m.counters[1].group[0] && r.m.counters[0].mux,
+	   "group names, @N among them; a counter in none");
+	done(&r);
+	text = "probe perfctr.event(\"cycles\").group(\"ipc\")"
+	       ".counter(\"c\") {}\n"
+	       "probe perfctr.event(\"x\").counter(\"x\") {}\n"
+	       "probe perfctr.event(\"instructions\").group(\"ipc\")"
+	       ".counter(\"i\") {}\n"
+	       "probe begin { v = @perfctr(\"i\") + @perfctr(\"x\") + "
+	       "perfctr_topdown(\"i\") }\n";
+	run(&r, text);
+	if (!r.errors)
+		r.errors = check__run(&r.m, &r.d);
+	ok(!r.errors && r.m.ngroups == 1 && r.m.ngslots == 2 &&
+	   r.m.counters[0].used && r.m.counters[0].group_no == 1 &&
+	   r.m.counters[0].gslot == 0 && r.m.counters[2].gslot == 1 &&
+	   !r.m.counters[1].group_no,
+	   "a group read through one counter is created whole: its leader "
+	   "too, numbered first");
+	ok(!r.errors && emit__generate(&r.m, &o, &gen) == 0 &&
+	   strstr(gen.stp.buf, "#define PERFCTR_NGROUPS 1\n"
+			       "#define PERFCTR_NGSLOTS 2\n") &&
+	   strstr(gen.stp.buf, "[0] = { .name = \"ipc\", .leader = 0, "
+			       ".first = 0, .n = 2, .mux = 0 },") &&
+	   strstr(gen.stp.buf, "src=t.stp:1:1;group=ipc\")") &&
+	   strstr(gen.stp.buf, "src=t.stp:2:1\")") &&
+	   strstr(gen.stp.buf, ".group = 1, .gslot = 1 },") &&
+	   strstr(gen.stp.buf, "PERFCTR_READ(perfctr_read_group, 2,") &&
+	   strstr(gen.stp.buf, "PERFCTR_READ(perfctr_read_local, 1,"),
+	   "the group in the request table, the module's groups and reads");
+	ok(!r.errors &&
+	   strstr(gen.stp.buf, "function __perfctr_td:long (idx:long, ") &&
+	   strstr(gen.stp.buf, "if (id == \"i\") return __perfctr_td(2, ") &&
+	   strstr(gen.stp.buf, "function perfctr_topdown:long (id:string) "),
+	   "perfctr_topdown(): the lookup by id, with a group");
+	if (!r.errors)
+		emit__free(&gen);
+	done(&r);
+}
 
 static void errors(void)
 {
@@ -501,6 +581,7 @@ int main(void)
 	scopes();
 	sampling();
 	errors();
+	groups();
 	error_layout();
 	blanked_clause_quoted();
 	deep_conditionals();
