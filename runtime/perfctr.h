@@ -165,6 +165,10 @@ struct perfctr_cpu {
 	unsigned int gen;	/* times this CPU came online */
 	int want;		/* counters the hotplug work must create */
 	int leaving;		/* going offline: counts final, not errors */
+#ifdef PERFCTR_NTHREAD
+	int thr_slot;		/* 1 + the record slot of the thread last
+				 * switched in here (perfctr_thread.c), 0 */
+#endif
 #ifdef PERFCTR_NGROUPS
 	u64 hits;		/* probes started on this CPU */
 	struct perf_event *gev[PERFCTR_NGSLOTS];
@@ -250,6 +254,32 @@ static __always_inline u64 perfctr_event_count(struct perf_event *ev)
 }
 
 /*
+ * Reads this CPU's count of request idx, as perfctr_read_local(), for a
+ * caller that has IRQs off already (.thread reads and switches) and
+ * perfctr_cpus set.
+ */
+static __always_inline int perfctr_read_here(unsigned int idx, u64 *val)
+{
+	const struct perfctr_cpu *pc = this_cpu_ptr(perfctr_cpus);
+	const struct perfctr_pair *p = perfctr_pair_now(pc, idx);
+	struct perf_event *ev = READ_ONCE(p->ev);
+
+	if (likely(ev && perfctr_counting_here(ev))) {
+		*val = p->base + perfctr_event_count(ev);
+		return 0;
+	}
+	if (READ_ONCE(pc->leaving)) {
+		*val = p->base + (ev ? local64_read(&ev->count) : 0);
+		return 0;
+	}
+	if (!ev)
+		return -ENODEV;
+	if (READ_ONCE(ev->state) == PERF_EVENT_STATE_ERROR)
+		perfctr_rearm_request(PERFCTR_REARM_CPUS);
+	return -EIO;
+}
+
+/*
  * Reads this CPU's count of request idx.  Any context (probe handlers,
  * NMI included).  A CPU on its way out still takes interrupts: once perf
  * has taken its counters off the PMU their counts are final, and those
@@ -258,29 +288,13 @@ static __always_inline u64 perfctr_event_count(struct perf_event *ev)
  */
 static __always_inline int perfctr_read_local(unsigned int idx, u64 *val)
 {
-	const struct perfctr_cpu *pc;
-	const struct perfctr_pair *p;
-	struct perf_event *ev;
 	unsigned long flags;
-	int rc = 0;
+	int rc;
 
 	if (unlikely(!perfctr_cpus))
 		return -ENODEV;
 	local_irq_save(flags);
-	pc = this_cpu_ptr(perfctr_cpus);
-	p = perfctr_pair_now(pc, idx);
-	ev = READ_ONCE(p->ev);
-	if (likely(ev && perfctr_counting_here(ev)))
-		*val = p->base + perfctr_event_count(ev);
-	else if (READ_ONCE(pc->leaving))
-		*val = p->base + (ev ? local64_read(&ev->count) : 0);
-	else if (!ev)
-		rc = -ENODEV;
-	else {
-		rc = -EIO;
-		if (READ_ONCE(ev->state) == PERF_EVENT_STATE_ERROR)
-			perfctr_rearm_request(PERFCTR_REARM_CPUS);
-	}
+	rc = perfctr_read_here(idx, val);
 	local_irq_restore(flags);
 	return rc;
 }

@@ -16,7 +16,11 @@
  *
  * Records live in a table allocated at start (PERFCTR_THREADS entries,
  * stap -D PERFCTR_THREADS=N), found through perfctr_tidmap.c; only the CPU
- * a thread runs on touches its record.  A thread that finds no slot is not
+ * a thread runs on touches its record.  Each CPU remembers the slot of
+ * the thread it switched in last (or that read last), so a read finds
+ * the current thread's record with one compare instead of a lookup: the
+ * slot's id in the table must be the current thread's, which also keeps
+ * out a slot freed and taken by another thread meanwhile.  A thread that finds no slot is not
  * counted and its reads raise an error; a thread's last switch (it has
  * exited) frees its slot, so reads in its exit probes still see it.
  *
@@ -60,6 +64,15 @@ static unsigned int perfctr_thread_req[PERFCTR_NTHREAD];	/* slot -> idx */
 static struct tracepoint *perfctr_tp_switch;
 static int perfctr_tp_registered;
 
+/* This CPU remembers t (NULL: none) as its current thread's record.
+ * IRQs off, on this CPU: a nested reader sees the slot before or after,
+ * one int, and checks it against its own thread anyway. */
+static void perfctr_thread_remember(const struct perfctr_thread *t)
+{
+	WRITE_ONCE(this_cpu_ptr(perfctr_cpus)->thr_slot,
+		   t ? (int)(t - perfctr_threads) + 1 : 0);
+}
+
 /* The record of tid, claiming one when create is set (*fresh: claimed
  * now, all zero); NULL when there is none (or no room). */
 static struct perfctr_thread *perfctr_thread_find(int tid, int create,
@@ -68,6 +81,20 @@ static struct perfctr_thread *perfctr_thread_find(int tid, int create,
 	int s = perfctr_tidmap_get(&perfctr_thread_ids, tid, create, fresh);
 
 	return s < 0 ? NULL : &perfctr_threads[s];
+}
+
+/* The record of tid, the thread running here, if this CPU remembers
+ * it: the slot's id is still tid (a record going away is marked held
+ * before it is zeroed, so its id no longer matches).  IRQs off. */
+static __always_inline struct perfctr_thread *
+perfctr_thread_remembered(int tid)
+{
+	int s = READ_ONCE(this_cpu_ptr(perfctr_cpus)->thr_slot) - 1;
+	const int *ids = READ_ONCE(perfctr_thread_ids.tid);
+
+	if (s < 0 || !ids || tid <= 0 || READ_ONCE(ids[s]) != tid)
+		return NULL;
+	return &perfctr_threads[s];
 }
 
 static struct perfctr_thread_half *perfctr_thread_now(struct perfctr_thread *t)
@@ -83,7 +110,7 @@ static u64 perfctr_thread_count(unsigned int k)
 {
 	u64 v;
 
-	return perfctr_read_local(perfctr_thread_req[k], &v) ?
+	return perfctr_read_here(perfctr_thread_req[k], &v) ?
 	       PERFCTR_NO_START : v;
 }
 
@@ -174,12 +201,16 @@ static void perfctr_on_switch(void *data, bool preempt,
 	struct perfctr_thread *op = NULL, *np = NULL;
 	int fresh;
 
+	if (unlikely(!READ_ONCE(perfctr_cpus)))
+		return;
 	/* no record for prev: not counted since we started */
-	if (prev->pid)
+	op = perfctr_thread_remembered(prev->pid);
+	if (!op && prev->pid)
 		op = perfctr_thread_find(prev->pid, 0, &fresh);
 	if (next->pid)
 		np = perfctr_thread_find(next->pid, 1, &fresh);
 	perfctr_thread_switch(op, np);
+	perfctr_thread_remember(np);
 	if (op && perfctr_task_dead(prev))	/* its last switch */
 		perfctr_thread_gone(prev->pid);
 }
@@ -199,13 +230,20 @@ static int perfctr_read_thread(unsigned int idx, u64 *val)
 	int fresh, rc = 0;
 	u64 v = 0;
 
+	if (unlikely(!READ_ONCE(perfctr_cpus)))
+		return -ENODEV;
 	local_irq_save(flags);
-	/* a thread in its last switch makes no new record */
-	t = perfctr_thread_find(current->pid, !perfctr_task_dead(current),
-				&fresh);
-	if (t && fresh) {	/* first seen: its count starts now */
-		PERFCTR_RACE(THREAD_NEW);
-		perfctr_thread_in(t);
+	t = perfctr_thread_remembered(current->pid);
+	if (!t) {
+		/* a thread in its last switch makes no new record */
+		t = perfctr_thread_find(current->pid,
+					!perfctr_task_dead(current), &fresh);
+		if (t && fresh) {	/* first seen: it counts from now */
+			PERFCTR_RACE(THREAD_NEW);
+			perfctr_thread_in(t);
+		}
+		if (t)
+			perfctr_thread_remember(t);
 	}
 	if (!t)
 		rc = !current->pid ? -ESRCH :
@@ -213,7 +251,7 @@ static int perfctr_read_thread(unsigned int idx, u64 *val)
 	else if (!(h = perfctr_thread_now(t))->on)
 		*val = h->acc[k];	/* inside its own switch-out */
 	else if (h->start[k] == PERFCTR_NO_START ||
-		 perfctr_read_local(idx, &v))
+		 perfctr_read_here(idx, &v))
 		rc = -EIO;
 	else
 		*val = h->acc[k] + v - h->start[k];

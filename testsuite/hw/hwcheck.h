@@ -75,7 +75,7 @@ int hw_trial_run(const struct hw_trial_opts *o, FILE *out, FILE *keys);
 
 struct hw_count_opts {
 	const char *sysfs_root;
-	long iterations;	/* N: runs of 2N and N iterations */
+	long iterations;	/* N: runs of N and 2N (or 8N) iterations */
 	unsigned int runs;	/* pairs of runs per event */
 	long pages;		/* P: runs touching 2P and P pages */
 	int wide;		/* also one run past 2^32 instructions */
