@@ -531,7 +531,7 @@ static int explain_payload(const struct plan *p, unsigned int k, int cpu,
 
 	if (!perfctr_trials__payload_why(&p->set[k], cpu, &bit, &err))
 		return 0;
-	perfctr_trial__explain(err, why, sizeof(why));
+	snprintf(why, sizeof(why), "perf_event_open: %s", strerror(-err));
 	if (bit == PERFCTR_PL_BRANCH)
 		snprintf(msg, len, "%s reads the branch stack of each sample, "
 			 "and the PMU records none for \"%s\" on CPU %d "

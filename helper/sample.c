@@ -180,11 +180,16 @@ int perfctr_sample__payload(const struct perfctr_request *req,
 {
 	unsigned int pl = req->payload, addr = PERFCTR_PL_ADDR | PERFCTR_PL_PHYS;
 	unsigned int mem = PERFCTR_PL_WEIGHT | PERFCTR_PL_SRC;
-	char pmu[256] = "";
+	char pmu[256] = "", what[300];
 	size_t n = 0;
 
-	if (pc_sysfs_pmu_of_type(sysfs_root, enc->type, pmu, sizeof(pmu)))
-		snprintf(pmu, sizeof(pmu), "of type %u", enc->type);
+	if (!pc_sysfs_pmu_of_type(sysfs_root, enc->type, pmu, sizeof(pmu)))
+		snprintf(what, sizeof(what), "the PMU \"%s\"", pmu);
+	else if (enc->type == PERF_TYPE_HARDWARE ||
+		 enc->type == PERF_TYPE_HW_CACHE)
+		snprintf(what, sizeof(what), "the CPU's PMU");
+	else
+		snprintf(what, sizeof(what), "the PMU of type %u", enc->type);
 	if ((pl & addr) && !faults_with_address(enc) &&
 	    enc->type != PERF_TYPE_BREAKPOINT && !records_accesses(req, pmu))
 		n += snprintf(err + n, len - n, "%s reads the data address a "
@@ -199,15 +204,11 @@ int perfctr_sample__payload(const struct perfctr_request *req,
 		n += snprintf(err + n, len - n, "%s%s needs a PMU that records "
 			      "the memory access it samples (Intel's PEBS: "
 			      ".precise on a memory event such as mem-loads; "
-			      "AMD: an ibs_op event); the PMU %s%s%s has none "
-			      "for \"%s\" (Arm's SPE writes its records to a "
-			      "trace buffer, never into the sample an overflow "
-			      "handler gets)", n ? "; " : "",
-			      perfctr_payload__fn(pl & PERFCTR_PL_SRC ?
-						  PERFCTR_PL_SRC :
-						  PERFCTR_PL_WEIGHT),
-			      strncmp(pmu, "of type", 7) ? "\"" : "", pmu,
-			      strncmp(pmu, "of type", 7) ? "\"" : "",
-			      req->event);
+			      "AMD: an ibs_op event); %s has none for \"%s\" "
+			      "(Arm's SPE writes its records to a trace buffer, "
+			      "never into the sample an overflow handler gets)",
+			      n ? "; " : "", perfctr_payload__fn(
+				      pl & PERFCTR_PL_SRC ? PERFCTR_PL_SRC :
+				      PERFCTR_PL_WEIGHT), what, req->event);
 	return n ? -EINVAL : 0;
 }
