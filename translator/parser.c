@@ -529,29 +529,18 @@ static void macro_definition(struct parser *ps)
 		push_frame(ps, FRAME_MACRO);
 }
 
-static int event_fn_at(struct parser *ps, const struct token *t)
+/* Which entry of a table of functions (find: model__event_fn() ...) the
+ * token names, or -1. */
+static int fn_at(struct parser *ps, const struct token *t,
+		 int (*find)(const char *name, size_t len))
 {
-	return t->kind == TK_IDENT ?
-	       model__event_fn(ps->src->text + t->off, t->len) : -1;
+	return t->kind == TK_IDENT ? find(ps->src->text + t->off, t->len) : -1;
 }
 
-static int tapset_fn_at(struct parser *ps, const struct token *t)
-{
-	return t->kind == TK_IDENT ?
-	       model__tapset_fn(ps->src->text + t->off, t->len) : -1;
-}
-
-static int payload_fn_at(struct parser *ps, const struct token *t)
-{
-	return t->kind == TK_IDENT ?
-	       model__payload_fn(ps->src->text + t->off, t->len) : -1;
-}
-
-static int decoder_fn_at(struct parser *ps, const struct token *t)
-{
-	return t->kind == TK_IDENT ?
-	       model__decoder_fn(ps->src->text + t->off, t->len) : -1;
-}
+#define event_fn_at(ps, t)	fn_at((ps), (t), model__event_fn)
+#define tapset_fn_at(ps, t)	fn_at((ps), (t), model__tapset_fn)
+#define payload_fn_at(ps, t)	fn_at((ps), (t), model__payload_fn)
+#define decoder_fn_at(ps, t)	fn_at((ps), (t), model__decoder_fn)
 
 static void function_definition(struct parser *ps)
 {

@@ -21,6 +21,17 @@ static const struct perfctr_encoding misses = {
 static const struct perfctr_encoding faults = {
 	.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_PAGE_FAULTS };
 
+/* rc is 0 (want NULL), or -EINVAL with a message err that contains want */
+static void judge(const char *what, int rc, const char *err, const char *want)
+{
+	if (!want)
+		ok(rc == 0, "%s: allowed", what);
+	else
+		ok(rc == -EINVAL && strstr(err, want), "%s: \"%s\"", what, want);
+	if (want ? !(rc == -EINVAL && strstr(err, want)) : rc)
+		printf("# rc %d: %s\n", rc, err);
+}
+
 /* check: 0, or -EINVAL with a message that contains want */
 static void expect(const char *what, unsigned int sample, unsigned int hz,
 		   unsigned int precise, const struct perfctr_encoding *enc,
@@ -34,12 +45,7 @@ static void expect(const char *what, unsigned int sample, unsigned int hz,
 	snprintf(req.event, sizeof(req.event), "ev");
 	rc = perfctr_sample__check(&req, enc, test_path("sys"),
 				   test_path("proc"), err, sizeof(err));
-	if (!want)
-		ok(rc == 0, "%s: allowed", what);
-	else
-		ok(rc == -EINVAL && strstr(err, want), "%s: \"%s\"", what, want);
-	if (want ? !(rc == -EINVAL && strstr(err, want)) : rc)
-		printf("# rc %d: %s\n", rc, err);
+	judge(what, rc, err, want);
 }
 
 /* A payload (PERFCTR_PL_*): 0, or -EINVAL with a message with want. */
@@ -54,12 +60,7 @@ static void payload(const char *what, unsigned int precise, unsigned int pl,
 	snprintf(req.event, sizeof(req.event), "ev");
 	rc = perfctr_sample__payload(&req, enc, test_path("sys"), err,
 				     sizeof(err));
-	if (!want)
-		ok(rc == 0, "%s: allowed", what);
-	else
-		ok(rc == -EINVAL && strstr(err, want), "%s: \"%s\"", what, want);
-	if (want ? !(rc == -EINVAL && strstr(err, want)) : rc)
-		printf("# rc %d: %s\n", rc, err);
+	judge(what, rc, err, want);
 }
 
 static void payloads(void)
