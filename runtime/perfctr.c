@@ -147,6 +147,9 @@ static noinline __used int perfctr_read_path_check(unsigned int idx, u64 *v)
 #ifdef PERFCTR_NGROUPS
 	       perfctr_read_group(idx, v) ?: perfctr_read_topdown(idx, v) ?:
 #endif
+#ifdef PERFCTR_HAVE_PAYLOAD
+	       perfctr_sample_value(idx, idx, v) ?:
+#endif
 	       PERFCTR_READ_TIMES(idx, v, &e, &r);
 }
 
