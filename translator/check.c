@@ -460,9 +460,22 @@ static int check_payload_call(const struct model *m,
 			      const struct counter_read *r, struct diag *d)
 {
 	const struct perfctr_pv_desc *pv = &perfctr_pvs[r->payload_fn - 1];
+	size_t i;
 
-	if (m->pl_user_defined & (1u << (r->payload_fn - 1)) || r->clause ||
-	    r->fn || !r->probes)
+	if (m->pl_user_defined & (1u << (r->payload_fn - 1)) || r->clause)
+		return 0;
+	for (i = 0; i < m->ncounters; i++)
+		if (counter__samples(&m->counters[i]))
+			break;
+	if (i == m->ncounters) {
+		diag__report(d, DIAG_SEMANTIC, r->src, &r->name, "%s() reads "
+			     "the sample a sampling probe's body runs for, and "
+			     "this script has no sampling probe: add probe "
+			     "perfctr.event(\"EVENT\").sample(N) { } (or "
+			     ".hz(F))", pv->fn);
+		return 1;
+	}
+	if (r->fn || !r->probes)
 		return 0;
 	diag__report(d, DIAG_SEMANTIC, r->src, &r->name, "%s() reads the "
 		     "sample a sampling probe's body runs for, and this probe "

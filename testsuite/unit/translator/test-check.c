@@ -565,6 +565,12 @@ static void payloads(void)
 	run(&r, "probe begin { a = perfctr_sample_period() }\n", 0);
 	is_int(r.errors, 1, "  in a begin probe of a script without sampling");
 	done(&r);
+	run(&r, "function f() { return perfctr_sample_addr() }\n"
+	    "probe kprobe.function(\"g\") { a = f() }\n", 0);
+	ok(r.errors == 1 && strstr(r.msgs, "this script has no sampling "
+				   "probe") && strstr(r.msgs, "t.stp:1:23"),
+	   "in a function of a script without sampling: refused at the call");
+	done(&r);
 	run(&r, "probe perfctr.event(\"x\").sample(9) { a = "
 	    "perfctr_sample_addr(1) }\n", 0);
 	ok(r.errors == 1 && strstr(r.msgs, "perfctr_sample_addr() takes no "
