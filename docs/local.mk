@@ -24,7 +24,26 @@ fn_man_pages = docs/man/fn/cpu_cycles.3stap docs/man/fn/instructions.3stap \
 	docs/man/fn/thread_branch_misses.3stap \
 	docs/man/fn/perfctr_read_thread_event.3stap \
 	docs/man/fn/perfctr_ratio.3stap docs/man/fn/perfctr_percent.3stap \
-	docs/man/fn/perfctr_ratio_digits.3stap
+	docs/man/fn/perfctr_ratio_digits.3stap \
+	docs/man/fn/perfctr_sample_addr.3stap \
+	docs/man/fn/perfctr_sample_phys_addr.3stap \
+	docs/man/fn/perfctr_sample_weight.3stap \
+	docs/man/fn/perfctr_sample_ins_lat.3stap \
+	docs/man/fn/perfctr_sample_data_src.3stap \
+	docs/man/fn/perfctr_sample_period.3stap \
+	docs/man/fn/perfctr_sample_count.3stap \
+	docs/man/fn/perfctr_sample_branches.3stap \
+	docs/man/fn/perfctr_sample_branch_from.3stap \
+	docs/man/fn/perfctr_sample_branch_to.3stap \
+	docs/man/fn/perfctr_sample_branch_flags.3stap \
+	docs/man/fn/perfctr_mem_level.3stap \
+	docs/man/fn/perfctr_mem_tlb.3stap \
+	docs/man/fn/perfctr_mem_snoop.3stap \
+	docs/man/fn/perfctr_mem_lock.3stap \
+	docs/man/fn/perfctr_mem_op.3stap \
+	docs/man/fn/perfctr_branch_type.3stap \
+	docs/man/fn/perfctr_branch_mispred.3stap \
+	docs/man/fn/perfctr_branch_cycles.3stap
 EXTRA_DIST += $(fn_man_pages)
 
 install-data-local: install-fn-man

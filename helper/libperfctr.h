@@ -76,6 +76,9 @@ struct perfctr_request {
 	unsigned int precise;		/* .precise(L): 0..3 */
 	unsigned int gh;		/* the name's :G/:H (enum perfctr_gh) */
 	char group[PERFCTR_ID_MAX];	/* .group("NAME"), or "" */
+	unsigned int payload;		/* a sampling clause's payload: what
+					 * its body reads of each sample
+					 * (PERFCTR_PL_*, perfctr_payload.h) */
 };
 
 /* A group: its counters are one perf event group, led by the one with
@@ -154,6 +157,17 @@ unsigned long long perfctr_sample__min_period(
 /* Can this machine sample as req asks (.sample(N) not below the smallest
  * period, .hz(F) not above the limit, .precise(L) on a PMU that has it)?
  * Returns 0, or -EINVAL with the reason, and the value allowed, in err. */
+/* Can the clause's samples carry the payload its body reads (the
+ * request's payload, PERFCTR_PL_*): a data address (faults, breakpoints,
+ * precise memory events), a weight or data source (precise memory
+ * events: PEBS, IBS)?  The branch stack is the trial open's to find.
+ * Returns 0, or -EINVAL with every payload that cannot be had, and why,
+ * in err. */
+int perfctr_sample__payload(const struct perfctr_request *req,
+			    const struct perfctr_encoding *enc,
+			    const char *sysfs_root, char *err, size_t len);
+/* The function that reads payload bit (PERFCTR_PL_*): for messages. */
+const char *perfctr_payload__fn(unsigned int bit);
 int perfctr_sample__check(const struct perfctr_request *req,
 			  const struct perfctr_encoding *enc,
 			  const char *sysfs_root, const char *procfs_root,
@@ -236,6 +250,7 @@ struct perfctr_trial {
 	struct perfctr_encoding enc;
 	unsigned int per_task;	/* .process: a task's event (cpu -1) */
 	unsigned int sample, hz, precise;	/* a sampling clause's */
+	unsigned int payload;	/* and what it records (PERFCTR_PL_*) */
 	unsigned int gh;	/* the name's :G/:H (keeps exclude_guest) */
 	/* In a group: 1 + the index of its leader in the set (its own
 	 * for the leader, which comes first); 0: not in one. */
@@ -250,6 +265,13 @@ struct perfctr_trial {
 void perfctr_trial__init(struct perfctr_trial *t,
 			 const struct perfctr_request *req,
 			 const struct perfctr_encoding *enc);
+
+/* A sampling clause t that did not open on cpu: was it its payload?
+ * Opens it again alone without the payload, then with each payload bit
+ * alone.  Returns 1 with the first bit the kernel refuses (*bit) and
+ * its error (*err), or 0 when the event fails without a payload too. */
+int perfctr_trials__payload_why(const struct perfctr_trial *t, int cpu,
+				unsigned int *bit, int *err);
 
 /* Counters are pinned unless multiplexed; sampling clauses are not. */
 int perfctr_trial__pinned(const struct perfctr_trial *t);

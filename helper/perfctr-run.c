@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include "libperfctr.h"
+#include "perfctr_payload.h"
 #include "perfctr_topdown.h"
 
 #ifndef REAL_STAPRUN
@@ -517,6 +518,34 @@ static unsigned int explain_group(const struct plan *p, unsigned int k,
 	return r;
 }
 
+/* Set entry k, a sampling clause, did not open on cpu: when the kernel
+ * refuses the payload its body reads (a PMU without a branch stack), say
+ * so in msg.  Returns 1 if it did. */
+static int explain_payload(const struct plan *p, unsigned int k, int cpu,
+			   char *msg, size_t len)
+{
+	const struct perfctr_request *req = &p->tab->reqs[p->set_idx[k]];
+	char why[WHY_MAX / 2];
+	unsigned int bit;
+	int err;
+
+	if (!perfctr_trials__payload_why(&p->set[k], cpu, &bit, &err))
+		return 0;
+	snprintf(why, sizeof(why), "perf_event_open: %s", strerror(-err));
+	if (bit == PERFCTR_PL_BRANCH)
+		snprintf(msg, len, "%s reads the branch stack of each sample, "
+			 "and the PMU records none for \"%s\" on CPU %d "
+			 "(Intel's LBR, AMD's BRS or LbrExtV2, Arm's BRBE): "
+			 "the kernel refuses PERF_SAMPLE_BRANCH_STACK for it "
+			 "(%s)", perfctr_payload__fn(bit), req->event, cpu,
+			 why);
+	else
+		snprintf(msg, len, "%s: the kernel refuses the sample type it "
+			 "needs for \"%s\" on CPU %d (%s)",
+			 perfctr_payload__fn(bit), req->event, cpu, why);
+	return 1;
+}
+
 /* The set for one CPU: the good requests, a group's with its leader's
  * place (the leader comes first: it has the lowest index). */
 static unsigned int trial_set(struct plan *p)
@@ -571,7 +600,10 @@ static void trial_cpu(struct plan *p, int pos, const char *sysfs_root)
 		if (p->res[i] == -ENOSPC)
 			explain_no_room(p, k, "it", sysfs_root, why,
 					sizeof(why));
-		else
+		else if (explain_payload(p, i, cpu, why, sizeof(why))) {
+			fail(p, r, why);
+			continue;
+		} else
 			perfctr_trial__explain(p->res[i], why, sizeof(why));
 		/* a long explanation may be cut: the start says what */
 		if (snprintf(msg, sizeof(msg),

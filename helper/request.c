@@ -28,6 +28,7 @@ static const struct pc_kv_field fields[] = {
 	OPTIONAL(precise),
 	LETTERS(gh, "gh", 1),
 	OPTIONAL_STR(group, PERFCTR_ID_MAX),
+	OPTIONAL(payload),
 };
 #define NFIELDS ARRAY_SIZE(fields)
 

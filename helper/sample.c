@@ -4,14 +4,21 @@
  * kernel's sample-rate limit bounds periods and frequencies; precise
  * sampling needs a PMU that says it has it (caps/max_precise: PEBS, IBS;
  * arm_pmu has no such file and ignores precise_ip, so it is refused).
+ * A payload needs an event whose samples carry it: the kernel accepts
+ * PERF_SAMPLE_ADDR, _DATA_SRC and _WEIGHT_STRUCT on any event and fills
+ * them only where the PMU or the event has them (perfctr_sample__payload
+ * below); the branch stack the PMU itself refuses when it has none, which
+ * the trial open finds (helper/trial.c, perfctr_trial__payload_why).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <string.h>
 #include <linux/perf_event.h>
 #include "internal.h"
+#include "perfctr_payload.h"
 
 #define MAX_RATE_FILE "sys/kernel/perf_event_max_sample_rate"
 #define DEFAULT_MAX_RATE 100000ULL	/* the kernel's default */
@@ -116,7 +123,92 @@ int perfctr_sample__check(const struct perfctr_request *req,
 			 req->event, min, rate, procfs_root, MAX_RATE_FILE);
 		return -EINVAL;
 	}
-	if (req->precise)
-		return check_precise(req, enc, sysfs_root, err, len);
+	if (req->precise && check_precise(req, enc, sysfs_root, err, len))
+		return -EINVAL;
+	return req->payload ? perfctr_sample__payload(req, enc, sysfs_root,
+						      err, len) : 0;
+}
+
+/* The functions that read each payload, for messages. */
+static const struct {
+	unsigned int bit;
+	const char *fn;
+} payload_fns[] = {
+	{ PERFCTR_PL_ADDR, "perfctr_sample_addr()" },
+	{ PERFCTR_PL_PHYS, "perfctr_sample_phys_addr()" },
+	{ PERFCTR_PL_WEIGHT, "perfctr_sample_weight()" },
+	{ PERFCTR_PL_SRC, "perfctr_sample_data_src()" },
+	{ PERFCTR_PL_BRANCH, "perfctr_sample_branches()" },
+};
+
+const char *perfctr_payload__fn(unsigned int bit)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(payload_fns); i++)
+		if (payload_fns[i].bit == bit)
+			return payload_fns[i].fn;
+	return "?";
+}
+
+/* Software events whose samples carry the faulting data address
+ * (perf_sw_event(..., addr) in the fault handlers). */
+static int faults_with_address(const struct perfctr_encoding *enc)
+{
+	switch (enc->config) {
+	case PERF_COUNT_SW_PAGE_FAULTS:
+	case PERF_COUNT_SW_PAGE_FAULTS_MIN:
+	case PERF_COUNT_SW_PAGE_FAULTS_MAJ:
+	case PERF_COUNT_SW_ALIGNMENT_FAULTS:
+	case PERF_COUNT_SW_EMULATION_FAULTS:
+		return enc->type == PERF_TYPE_SOFTWARE;
+	}
 	return 0;
+}
+
+/* Does the PMU record where a sampled access went (Intel's PEBS with
+ * .precise, AMD's IBS op PMU)? */
+static int records_accesses(const struct perfctr_request *req,
+			    const char *pmu)
+{
+	return req->precise || !strncmp(pmu, "ibs_op", 6);
+}
+
+int perfctr_sample__payload(const struct perfctr_request *req,
+			    const struct perfctr_encoding *enc,
+			    const char *sysfs_root, char *err, size_t len)
+{
+	unsigned int pl = req->payload, addr = PERFCTR_PL_ADDR | PERFCTR_PL_PHYS;
+	unsigned int mem = PERFCTR_PL_WEIGHT | PERFCTR_PL_SRC;
+	char pmu[256] = "", what[300];
+	size_t n = 0;
+
+	if (!pc_sysfs_pmu_of_type(sysfs_root, enc->type, pmu, sizeof(pmu)))
+		snprintf(what, sizeof(what), "the PMU \"%s\"", pmu);
+	else if (enc->type == PERF_TYPE_HARDWARE ||
+		 enc->type == PERF_TYPE_HW_CACHE)
+		snprintf(what, sizeof(what), "the CPU's PMU");
+	else
+		snprintf(what, sizeof(what), "the PMU of type %u", enc->type);
+	if ((pl & addr) && !faults_with_address(enc) &&
+	    enc->type != PERF_TYPE_BREAKPOINT && !records_accesses(req, pmu))
+		n += snprintf(err + n, len - n, "%s reads the data address a "
+			      "sample records, which only page, alignment and "
+			      "emulation faults, breakpoints and precise memory "
+			      "events have (Intel's PEBS: .precise; AMD: an "
+			      "ibs_op event): \"%s\" records none",
+			      perfctr_payload__fn(pl & PERFCTR_PL_ADDR ?
+						  PERFCTR_PL_ADDR :
+						  PERFCTR_PL_PHYS), req->event);
+	if ((pl & mem) && !records_accesses(req, pmu) && n < len)
+		n += snprintf(err + n, len - n, "%s%s needs a PMU that records "
+			      "the memory access it samples (Intel's PEBS: "
+			      ".precise on a memory event such as mem-loads; "
+			      "AMD: an ibs_op event); %s has none for \"%s\" "
+			      "(Arm's SPE writes its records to a trace buffer, "
+			      "never into the sample an overflow handler gets)",
+			      n ? "; " : "", perfctr_payload__fn(
+				      pl & PERFCTR_PL_SRC ? PERFCTR_PL_SRC :
+				      PERFCTR_PL_WEIGHT), what, req->event);
+	return n ? -EINVAL : 0;
 }

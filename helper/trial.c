@@ -50,6 +50,7 @@ void perfctr_trial__init(struct perfctr_trial *t,
 	t->sample = req->sample;
 	t->hz = req->hz;
 	t->precise = req->precise;
+	t->payload = req->payload;
 	t->gh = req->gh;
 }
 
@@ -60,7 +61,8 @@ static void trial_attr(const struct perfctr_trial *t,
 	perfctr_attr_counter(a, t->enc.type, t->enc.config, t->enc.config1,
 			     t->enc.config2, t->enc.flags);
 	if (t->sample || t->hz)
-		perfctr_attr_sample(a, t->sample, t->hz, t->precise);
+		perfctr_attr_sample(a, t->sample, t->hz, t->precise,
+				    t->payload);
 }
 
 int perfctr_trial__pinned(const struct perfctr_trial *t)
@@ -345,6 +347,33 @@ int perfctr_trials__group_why(const struct perfctr_trial *t, unsigned int k,
 		return PERFCTR_GROUP_PAIR;
 	}
 	return PERFCTR_GROUP_SIZE;
+}
+
+int perfctr_trials__payload_why(const struct perfctr_trial *t, int cpu,
+				unsigned int *bit, int *err)
+{
+	struct perfctr_trial one = *t;
+	unsigned int b;
+	int res;
+
+	one.group = 0;
+	one.keep = 0;
+	one.payload = 0;
+	*bit = 0;
+	*err = 0;
+	if (!t->payload || perfctr_trials__open(&one, 1, cpu, &res))
+		return 0;		/* not the payload: the event itself */
+	for (b = 1; b & PERFCTR_PL_ALL; b <<= 1) {
+		if (!(t->payload & b))
+			continue;
+		one.payload = b;
+		*err = perfctr_trials__open(&one, 1, cpu, &res);
+		if (*err) {
+			*bit = b;
+			return 1;
+		}
+	}
+	return 0;
 }
 
 int perfctr_encoding__trial_open(const struct perfctr_encoding *enc, int cpu,

@@ -5,14 +5,16 @@
 runtimedir = $(pkgdatadir)/runtime
 dist_runtime_DATA = runtime/perfctr.h runtime/perfctr.c runtime/perfctr_assign.c \
 	runtime/perfctr_flags.h runtime/perfctr_attr.h runtime/perfctr_topdown.h \
+	runtime/perfctr_payload.h \
 	runtime/perfctr_cpus.c runtime/perfctr_group.c runtime/perfctr_thread.c \
 	runtime/perfctr_tidmap.c runtime/perfctr_task.c runtime/perfctr_sample.c \
 	runtime/perfctr_priv.c runtime/perfctr_rearm.c runtime/perfctr_sum.c \
 	runtime/perfctr_selftest.c
 
 check_PROGRAMS += testsuite/unit/runtime/test-assign \
-	testsuite/unit/runtime/test-topdown
-TESTS += testsuite/unit/runtime/test-assign testsuite/unit/runtime/test-topdown
+	testsuite/unit/runtime/test-topdown testsuite/unit/runtime/test-payload
+TESTS += testsuite/unit/runtime/test-assign testsuite/unit/runtime/test-topdown \
+	testsuite/unit/runtime/test-payload
 testsuite_unit_runtime_test_assign_SOURCES = \
 	testsuite/unit/runtime/test-assign.c testsuite/unit/runtime/kcompat.h
 testsuite_unit_runtime_test_assign_CPPFLAGS = $(AM_CPPFLAGS) \
@@ -21,6 +23,10 @@ testsuite_unit_runtime_test_assign_CPPFLAGS = $(AM_CPPFLAGS) \
 testsuite_unit_runtime_test_topdown_SOURCES = \
 	testsuite/unit/runtime/test-topdown.c
 testsuite_unit_runtime_test_topdown_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/runtime -I$(top_srcdir)/testsuite/lib
+testsuite_unit_runtime_test_payload_SOURCES = \
+	testsuite/unit/runtime/test-payload.c
+testsuite_unit_runtime_test_payload_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/runtime -I$(top_srcdir)/testsuite/lib
 
 # The static module checks (testsuite/lib/check-read-path, check-percpu,

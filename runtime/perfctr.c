@@ -140,7 +140,11 @@ static noinline __used int perfctr_read_path_check(unsigned int idx, u64 *v)
 	u64 e, r;
 	int cpu;
 
-	return perfctr_read_local(idx, v) ?: perfctr_read_scaled(idx, v) ?:
+	return perfctr_read_local(idx, v) ?:
+#ifdef PERFCTR_HAVE_PAYLOAD
+	       perfctr_sample_value(idx, idx, v) ?:
+#endif
+	       perfctr_read_scaled(idx, v) ?:
 	       perfctr_read_thread(idx, v) ?: perfctr_read_process(idx, v) ?:
 	       perfctr_read_total(idx, v) ?:
 	       perfctr_read_sum(idx, v, &cpu) ?: perfctr_read_sum_age(idx, v) ?:

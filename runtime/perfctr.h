@@ -54,6 +54,8 @@ struct perfctr_request_desc {
 	unsigned int sample;	/* sampling clause: the period, */
 	unsigned int hz;	/* or the frequency, */
 	unsigned int precise;	/* and .precise(L) */
+	unsigned int payload;	/* what its body reads of a sample:
+				 * PERFCTR_PL_* (perfctr_payload.h) */
 	unsigned int gh;	/* the name's :G/:H: PERFCTR_GH_*, or 0 */
 	const char *src;
 	unsigned int group;	/* 1 + its group in perfctr_groups[], or 0 */
@@ -154,6 +156,27 @@ struct perfctr_gsnap {
 };
 #endif
 
+#ifdef PERFCTR_HAVE_PAYLOAD
+/*
+ * The sample whose body runs on a CPU, for the payload functions
+ * (perfctr_sample.c): set by our handler around stap's for exactly as
+ * long as stap's runs, on the handler's stack.
+ */
+struct perfctr_sample_now {
+	struct perf_event *event;
+	struct perf_sample_data *data;
+	unsigned int idx;		/* the clause */
+};
+
+static void perfctr_sample_run(unsigned int idx, struct perf_event *ev,
+			       struct perf_sample_data *data,
+			       struct pt_regs *regs);
+
+/* The generated code's handler for sampling clause idx: ours, which
+ * runs stap's (the body) with the sample in reach. */
+#define PERFCTR_SAMPLE_HANDLER(idx)					static void perfctr_sample_handler_##idx(struct perf_event *ev,						 struct perf_sample_data *data,						 struct pt_regs *regs)		{										perfctr_sample_run(idx, ev, data, regs);			}
+#endif
+
 /* This CPU's counters (alloc_percpu), one pair of pairs per request.
  * gen, want, leaving: CPU hotplug (perfctr_cpus.c).  Groups: the events
  * perfctr-run opened on this CPU, set at start and unchanged until the
@@ -168,6 +191,9 @@ struct perfctr_cpu {
 #ifdef PERFCTR_NTHREAD
 	int thr_slot;		/* 1 + the record slot of the thread last
 				 * switched in here (perfctr_thread.c), 0 */
+#endif
+#ifdef PERFCTR_HAVE_PAYLOAD
+	const struct perfctr_sample_now *sample;	/* NULL: no body runs */
 #endif
 #ifdef PERFCTR_NGROUPS
 	u64 hits;		/* probes started on this CPU */
@@ -492,6 +518,10 @@ static __always_inline int perfctr_read_scaled(unsigned int idx, u64 *val)
 			     perfctr_read_error((idx), rc_));		\
 	STAP_RETURN((part) == 2 ? v_ : (part) == 1 ? r_ : e_);		\
 } while (0)
+
+/* A decoder of a sample's payload (perfctr_payload.h) returning a
+ * string: into the stap function's return value. */
+#define PERFCTR_DECODE_STR(fn, v)	fn((v), STAP_RETVALUE, MAXSTRINGLEN)
 
 /* A read of counter idx known only at run time: fn's answer, or the
  * error bad (an errno) for an index past the table. */

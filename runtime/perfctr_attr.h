@@ -19,6 +19,7 @@
 #endif
 
 #include "perfctr_flags.h"
+#include "perfctr_payload.h"
 
 /* A counter: exact counts (pinned) unless multiplexed, at the levels the
  * flags leave in. */
@@ -43,17 +44,31 @@ static inline void perfctr_attr_counter(struct perf_event_attr *a,
 	a->exclude_host = !!(flags & PERFCTR_F_EXCLUDE_HOST);
 }
 
+/* The sample_type bits that record payload (PERFCTR_PL_*). */
+static inline unsigned long long perfctr_payload_sample_type(unsigned int pl)
+{
+	return (pl & PERFCTR_PL_ADDR ? PERF_SAMPLE_ADDR : 0) |
+	       (pl & PERFCTR_PL_PHYS ? PERF_SAMPLE_PHYS_ADDR : 0) |
+	       (pl & PERFCTR_PL_WEIGHT ? PERF_SAMPLE_WEIGHT_STRUCT : 0) |
+	       (pl & PERFCTR_PL_SRC ? PERF_SAMPLE_DATA_SRC : 0) |
+	       (pl & PERFCTR_PL_BRANCH ? PERF_SAMPLE_BRANCH_STACK : 0);
+}
+
 /*
  * A counter's attr (above) turned into a sampling clause's: flexible, as
  * stap's perf probes are (a sampling event that does not fit waits its
  * turn), overflowing every period events or freq times a second, at the
  * .precise level, with a wakeup per sample: on x86 this keeps PEBS from
  * batching samples (large PEBS), whose handler would run at buffer
- * drain, out of the context it sampled.
+ * drain, out of the context it sampled.  The payload (PERFCTR_PL_*)
+ * asks the PMU for what it records only when asked: a data address,
+ * weight and data source (PEBS, IBS), the branch stack (LBR, BRBE:
+ * every branch taken, at the levels the event counts, as perf record
+ * -b).
  */
 static inline void perfctr_attr_sample(struct perf_event_attr *a,
 				       unsigned int period, unsigned int freq,
-				       unsigned int precise)
+				       unsigned int precise, unsigned int pl)
 {
 	a->pinned = 0;
 	a->freq = !!freq;
@@ -63,6 +78,15 @@ static inline void perfctr_attr_sample(struct perf_event_attr *a,
 		a->sample_period = period;
 	a->precise_ip = precise;
 	a->wakeup_events = 1;
+	a->sample_type |= perfctr_payload_sample_type(pl);
+	/* perf_event_open(2) would add the levels to branch_sample_type
+	 * from the exclude bits; perf_event_create_kernel_counter() takes
+	 * the attr as it is */
+	if (pl & PERFCTR_PL_BRANCH)
+		a->branch_sample_type = PERF_SAMPLE_BRANCH_ANY |
+			(a->exclude_user ? 0 : PERF_SAMPLE_BRANCH_USER) |
+			(a->exclude_kernel ? 0 : PERF_SAMPLE_BRANCH_KERNEL) |
+			(a->exclude_hv ? 0 : PERF_SAMPLE_BRANCH_HV);
 }
 
 #endif /* PERFCTR_ATTR_H */

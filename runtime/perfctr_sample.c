@@ -16,15 +16,44 @@
  * Each body run is counted (the alias's prologue, PERFCTR_SAMPLED), and
  * reported at exit; samples stap skipped because the CPU's probe context
  * was busy are in stap's own "skipped probes" count.
+ *
+ * What a sample carries (perfctr_payload.h): where a script reads it,
+ * each clause's events get our handler instead of stap's
+ * (perfctr_sample_run), which puts the sample in the CPU's reach for
+ * exactly as long as stap's handler runs the body; the payload functions
+ * read it from there (perfctr_sample_value).  perf calls an overflow
+ * handler before, and instead of, perf_prepare_sample(): the sample data
+ * holds what the PMU driver or the event filled, and says so in
+ * sample_flags; the rest is stack garbage.  So a field is read only when
+ * its flag is set, with perf_prepare_sample()'s default otherwise (0, or
+ * PERF_MEM_NA for a data source), and the physical address, which perf
+ * computes there from the data address, is computed here the same way
+ * when the body asks.
+ *
+ * Context of each entry point:
+ *   perfctr_perf_init_hook()  stap's init, sleepable
+ *   perfctr_sample_run()      the clause's overflow handler: NMI (x86's
+ *                             PMU interrupt), hard IRQ (arm_pmu, the
+ *                             cpu-clock and task-clock hrtimers), or the
+ *                             task a software event counts in, preemption
+ *                             off (page faults)
+ *   perfctr_sample_value()    a sampling body (any of those), or any
+ *                             probe, where it fails
  */
 #ifdef PERFCTR_HAVE_SAMPLES
+
+#ifdef PERFCTR_HAVE_PAYLOAD
+#include <linux/io.h>		/* virt_to_phys(), page_to_phys() */
+#include <linux/mm.h>
+#endif
 
 /* body runs per CPU per clause; alloc_percpu(), not DEFINE_PER_CPU: the
  * kernel's static per-CPU reserve for modules is small and shared */
 static unsigned long __percpu *perfctr_sample_runs;
 /* .process clauses: what each task's event needs (perfctr_task.c) */
 static struct perf_event_attr perfctr_sample_attrs[PERFCTR_NDECLARED];
-static perf_overflow_handler_t perfctr_sample_handler[PERFCTR_NDECLARED];
+/* stap's handler of each clause: it runs the body */
+static perf_overflow_handler_t perfctr_sample_stap[PERFCTR_NDECLARED];
 /* per-CPU clauses: what their events counted, read as stap releases them */
 static u64 perfctr_sample_counted[PERFCTR_NDECLARED];
 static struct stap_perf_probe *perfctr_sample_probe[PERFCTR_NDECLARED];
@@ -36,6 +65,183 @@ static int perfctr_read_total(unsigned int idx, u64 *val);
 	    likely(perfctr_sample_runs))				\
 		this_cpu_inc(perfctr_sample_runs[(idx)]);		\
 } while (0)
+
+#ifdef PERFCTR_HAVE_PAYLOAD
+/*
+ * The handler of clause idx's events: stap's, with the sample in the
+ * CPU's reach while it runs the body.  The slot holds a pointer to this
+ * frame, written in one store: an interrupt or NMI whose own sample
+ * body runs meanwhile (a PMU interrupt during a page fault's) saves and
+ * puts back the one it found.  perfctr_cpus outlives every sampling
+ * event (perfctr_stop() frees it after stap's exit and the task events'
+ * release).
+ */
+static void perfctr_sample_run(unsigned int idx, struct perf_event *ev,
+			       struct perf_sample_data *data,
+			       struct pt_regs *regs)
+{
+	struct perfctr_sample_now now = { .event = ev, .data = data,
+					  .idx = idx };
+	struct perfctr_cpu __percpu *pcs = READ_ONCE(perfctr_cpus);
+	const struct perfctr_sample_now *prev = NULL;
+	struct perfctr_cpu *pc = NULL;
+
+	if (likely(pcs)) {
+		pc = this_cpu_ptr(pcs);
+		prev = READ_ONCE(pc->sample);
+		WRITE_ONCE(pc->sample, &now);
+		barrier();
+	}
+	perfctr_sample_stap[idx](ev, data, regs);
+	if (likely(pc)) {
+		barrier();
+		WRITE_ONCE(pc->sample, prev);
+	}
+}
+
+/* The handler the kernel calls for clause idx. */
+static perf_overflow_handler_t perfctr_sample_handler(unsigned int idx)
+{
+	return perfctr_sample_handlers[idx] ?: perfctr_sample_stap[idx];
+}
+
+/*
+ * The physical address of a sample's data address, as perf_prepare_sample()
+ * computes PERF_SAMPLE_PHYS_ADDR (perf_virt_to_phys()): a user address
+ * through the lockless page-table walk of get_user_pages_fast_only()
+ * (page faults off; the reference it takes is dropped at once, as perf
+ * does in the same NMI), a kernel one in the linear map directly; 0
+ * where neither is mapped.
+ */
+static u64 perfctr_sample_phys(const struct perf_sample_data *d)
+{
+	u64 virt = d->sample_flags & PERF_SAMPLE_ADDR ? d->addr : 0;
+	struct page *p;
+	u64 phys = 0;
+
+	if (!virt)
+		return 0;
+	if (virt >= TASK_SIZE) {
+		if (virt_addr_valid((void *)(uintptr_t)virt) &&
+		    !(virt >= VMALLOC_START && virt < VMALLOC_END))
+			phys = (u64)virt_to_phys((void *)(uintptr_t)virt);
+	} else if (current->mm) {
+		pagefault_disable();
+		if (get_user_page_fast_only(virt, 0, &p)) {
+			phys = page_to_phys(p) + virt % PAGE_SIZE;
+			put_page(p);
+		}
+		pagefault_enable();
+	}
+	return phys;
+}
+
+/* The branch record arg of a sample's branch stack, or NULL. */
+static const struct perf_branch_entry *
+perfctr_sample_branch(const struct perf_sample_data *d, long long arg)
+{
+	const struct perf_branch_stack *br = d->sample_flags &
+		PERF_SAMPLE_BRANCH_STACK ? d->br_stack : NULL;
+
+	if (!br || arg < 0 || arg >= (long long)br->nr)
+		return NULL;
+	return &br->entries[arg];
+}
+
+/*
+ * What the sample whose body runs on this CPU carries: value pv
+ * (PERFCTR_PV_*; arg, a branch record's index).  Any probe context.
+ * Returns 0, -ENOENT (no sample: not in a sampling body), -EPERM (the
+ * clause does not record it), -ERANGE (no such branch record).
+ */
+static int perfctr_sample_value(unsigned int pv, long long arg, u64 *val)
+{
+	struct perfctr_cpu __percpu *pcs = READ_ONCE(perfctr_cpus);
+	const struct perfctr_sample_now *now;
+	const struct perf_branch_entry *e;
+	const struct perf_sample_data *d;
+	u64 flags;
+
+	now = pcs && pv < PERFCTR_PV_N ? READ_ONCE(this_cpu_ptr(pcs)->sample) :
+	      NULL;
+	if (!now)
+		return -ENOENT;
+	if (perfctr_pvs[pv].bit & ~perfctr_requests[now->idx].payload)
+		return -EPERM;
+	d = now->data;
+	flags = d->sample_flags;
+	switch (pv) {
+	case PERFCTR_PV_ADDR:
+		*val = flags & PERF_SAMPLE_ADDR ? d->addr : 0;
+		break;
+	case PERFCTR_PV_PHYS:
+		*val = perfctr_sample_phys(d);
+		break;
+	case PERFCTR_PV_WEIGHT:
+	case PERFCTR_PV_INS_LAT:
+		*val = flags & PERF_SAMPLE_WEIGHT_TYPE ?
+		       perfctr_weight_part(d->weight.full,
+					   pv == PERFCTR_PV_INS_LAT) : 0;
+		break;
+	case PERFCTR_PV_SRC:
+		*val = flags & PERF_SAMPLE_DATA_SRC ? d->data_src.val :
+		       PERF_MEM_NA;
+		break;
+	case PERFCTR_PV_PERIOD:
+		*val = d->period;
+		break;
+	case PERFCTR_PV_COUNT:
+		*val = local64_read(&now->event->count);
+		break;
+	case PERFCTR_PV_BRANCHES:
+		*val = flags & PERF_SAMPLE_BRANCH_STACK && d->br_stack ?
+		       d->br_stack->nr : 0;
+		break;
+	default:
+		e = perfctr_sample_branch(d, arg);
+		if (!e)
+			return -ERANGE;
+		*val = pv == PERFCTR_PV_BR_FROM ? e->from :
+		       pv == PERFCTR_PV_BR_TO ? e->to : perfctr_branch_flags(e);
+	}
+	return 0;
+}
+
+/* Why a payload function failed; only on the error path. */
+static const char *perfctr_payload_error(int rc)
+{
+	switch (rc) {
+	case -ENOENT:
+		return "there is no sample here: it reads the sample a sampling "
+		       "probe's body runs for (perfctr.event(...).sample(N) or "
+		       ".hz(F)), and this is not one, nor a function it calls";
+	case -EPERM:
+		return "this sampling probe does not record it (a probe asks "
+		       "for what its body, or a function its body calls, "
+		       "reads)";
+	}
+	return "this sample has no branch record at that index: they go "
+	       "from 0 to perfctr_sample_branches() - 1";
+}
+
+/* The body of a payload function: value pv of the running sample, or a
+ * catchable error naming the call and where the script makes it. */
+#define PERFCTR_PAYLOAD(pv, i, site) do {				\
+	u64 v_ = 0;							\
+	int rc_ = perfctr_sample_value((pv), (i), &v_);			\
+	if (unlikely(rc_) && perfctr_pvs[(pv)].arg)			\
+		PERFCTR_FAIL((site), "%s(%lld): %s",			\
+			     perfctr_pvs[(pv)].fn, (long long)(i),	\
+			     perfctr_payload_error(rc_));		\
+	if (unlikely(rc_))						\
+		PERFCTR_FAIL((site), "%s(): %s", perfctr_pvs[(pv)].fn,	\
+			     perfctr_payload_error(rc_));		\
+	STAP_RETURN(v_);						\
+} while (0)
+#else
+/* stap's own handler: nothing reads the sample */
+#define perfctr_sample_handler(idx) perfctr_sample_stap[(idx)]
+#endif /* PERFCTR_HAVE_PAYLOAD */
 
 /* Sleepable; at start, before stap's init creates its perf probes. */
 static int perfctr_samples_start(void)
@@ -57,7 +263,7 @@ static void perfctr_sample_attr(unsigned int idx, struct perf_event_attr *a)
 	const struct perfctr_request_desc *r = &perfctr_requests[idx];
 
 	perfctr_attr(&perfctr_slots[idx], a);
-	perfctr_attr_sample(a, r->sample, r->hz, r->precise);
+	perfctr_attr_sample(a, r->sample, r->hz, r->precise, r->payload);
 }
 
 /* The placeholder encodings in stap's probes, replaced. */
@@ -81,26 +287,28 @@ static int perfctr_samples_patch(struct stap_perf_probe *p, size_t n)
 		}
 		perfctr_sample_attr(idx, a);
 		perfctr_sample_probe[idx] = &p[i];
+		perfctr_sample_stap[idx] = p[i].callback;
+		p[i].callback = perfctr_sample_handler(idx);
 		if (perfctr_requests[idx].scope == PERFCTR_SCOPE_PROCESS) {
 			/* stap would follow the first task only: every task
 			 * gets its own event from perfctr_task.c instead */
 			perfctr_sample_attrs[idx] = *a;
-			perfctr_sample_handler[idx] = p[i].callback;
 			p[i].task_finder = 0;
 		}
 	}
 	return 0;
 }
 
-/* Task tsk's sampling event for .process clause i, with stap's handler
- * (which runs the clause's body); NULL before stap's init set it up. */
+/* Task tsk's sampling event for .process clause i, with the clause's
+ * handler (which runs the clause's body); NULL before stap's init set it
+ * up. */
 static struct perf_event *perfctr_sample_task_event(unsigned int i,
 						   struct task_struct *tsk)
 {
-	if (!perfctr_sample_handler[i])
+	if (!perfctr_sample_stap[i])
 		return NULL;
 	return perf_event_create_kernel_counter(&perfctr_sample_attrs[i], -1,
-						tsk, perfctr_sample_handler[i],
+						tsk, perfctr_sample_handler(i),
 						NULL);
 }
 

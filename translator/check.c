@@ -440,6 +440,96 @@ static int check_topdown_dynamic(const struct model *m, struct diag *d)
 	return 0;
 }
 
+/* The function of the script or a tapset called name, or NULL. */
+static struct script_fn *find_fn(struct model *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->nfns; i++)
+		if (!strcmp(m->fns[i].name, name))
+			return &m->fns[i];
+	return NULL;
+}
+
+/*
+ * A payload function reads the sample whose body is running.  Called
+ * directly in another probe it can never have one: an error, at the
+ * call.  In a function it may: the call is judged when it runs.
+ */
+static int check_payload_call(const struct model *m,
+			      const struct counter_read *r, struct diag *d)
+{
+	const struct perfctr_pv_desc *pv = &perfctr_pvs[r->payload_fn - 1];
+	size_t i;
+
+	if (m->pl_user_defined & (1u << (r->payload_fn - 1)) || r->clause)
+		return 0;
+	for (i = 0; i < m->ncounters; i++)
+		if (counter__samples(&m->counters[i]))
+			break;
+	if (i == m->ncounters) {
+		diag__report(d, DIAG_SEMANTIC, r->src, &r->name, "%s() reads "
+			     "the sample a sampling probe's body runs for, and "
+			     "this script has no sampling probe: add probe "
+			     "perfctr.event(\"EVENT\").sample(N) { } (or "
+			     ".hz(F))", pv->fn);
+		return 1;
+	}
+	if (r->fn || !r->probes)
+		return 0;
+	diag__report(d, DIAG_SEMANTIC, r->src, &r->name, "%s() reads the "
+		     "sample a sampling probe's body runs for, and this probe "
+		     "is not one: call it in the body of probe perfctr.event"
+		     "(\"EVENT\").sample(N) { } (or .hz(F)), or in a function "
+		     "that body calls", pv->fn);
+	return 1;
+}
+
+/*
+ * What each sampling clause asks the kernel to record: the payloads its
+ * body reads, directly or through the functions it calls (their
+ * closure: each function's own reads and its callees', to a fixed
+ * point).  A call the translator cannot see (none in stap's language)
+ * would fail when it runs, with a catchable error.
+ */
+static void payload_closure(struct model *m)
+{
+	struct script_fn *f;
+	unsigned int bit;
+	size_t i;
+	int changed = 1;
+
+	for (i = 0; i < m->nreads; i++) {
+		const struct counter_read *r = &m->reads[i];
+
+		if (!r->payload_fn ||
+		    m->pl_user_defined & (1u << (r->payload_fn - 1)))
+			continue;
+		bit = perfctr_pvs[r->payload_fn - 1].bit;
+		if (r->fn)
+			m->fns[r->fn - 1].payload |= bit;
+		else if (r->clause)
+			m->counters[r->clause - 1].payload |= bit;
+	}
+	while (changed) {
+		changed = 0;
+		for (i = 0; i < m->ncalls; i++) {
+			const struct script_call *c = &m->calls[i];
+			unsigned int *to;
+
+			f = find_fn(m, c->name);
+			if (!f || !f->payload)
+				continue;
+			to = c->fn ? &m->fns[c->fn - 1].payload :
+			     &m->counters[c->clause - 1].payload;
+			if ((*to | f->payload) != *to) {
+				*to |= f->payload;
+				changed |= c->fn != 0;
+			}
+		}
+	}
+}
+
 /* How to count only the target, where the script could and did not say:
  * there is a target, and the counter counts per CPU by default (a clause
  * without a scope, or a per-CPU event function). */
@@ -497,8 +587,11 @@ int check__run(struct model *m, struct diag *d)
 	for (i = 0; i < m->ncounters; i++)
 		errors += check_scope(m, &m->counters[i], d);
 	for (i = 0; i < m->nreads; i++)
-		if (!m->reads[i].event_fn)
+		if (m->reads[i].payload_fn)
+			errors += check_payload_call(m, &m->reads[i], d);
+		else if (!m->reads[i].event_fn)
 			errors += check_read(m, &m->reads[i], d);
+	payload_closure(m);
 	for (i = 0; i < m->nreads; i++)
 		if (m->reads[i].counter && !m->reads[i].event_fn)
 			errors += check_read_scope(m, &m->reads[i], d);

@@ -39,6 +39,7 @@ static void request_of(const struct counter *c, struct perfctr_request *r)
 	r->sample = c->sample;
 	r->hz = c->hz;
 	r->precise = c->precise;
+	r->payload = c->payload;
 	snprintf(r->id, sizeof(r->id), "%s", c->id);
 	snprintf(r->event, sizeof(r->event), "%s", c->event);
 	snprintf(r->group, sizeof(r->group), "%s", c->group);
@@ -226,6 +227,8 @@ static int emit_table(struct strbuf *sb, const struct model *m)
 		if (c->group_no)
 			strbuf__printf(sb, ", .group = %u, .gslot = %u",
 				       c->group_no, c->gslot);
+		if (c->payload)
+			strbuf__printf(sb, ", .payload = %#x", c->payload);
 		strbuf__add(sb, " },\n", 4);
 		endif_present(sb, c);
 	}
@@ -261,7 +264,7 @@ static int read_of(const struct model *m, const struct counter *c,
 		return 1;
 	for (i = 0; i < m->nreads; i++)
 		if (m->reads[i].kind == kind && !m->reads[i].event_fn &&
-		    !strcmp(m->reads[i].id, c->id))
+		    !m->reads[i].payload_fn && !strcmp(m->reads[i].id, c->id))
 			return 1;
 	return 0;
 }
@@ -285,6 +288,54 @@ static void emit_sums(struct strbuf *sb, const struct model *m)
 	}
 	if (n)
 		strbuf__printf(sb, " }\n");
+}
+
+/* Does a sampling body read what its sample carries (a payload
+ * function of ours, not the script's own)? */
+static int reads_payload(const struct model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nreads; i++)
+		if (m->reads[i].payload_fn &&
+		    !(m->pl_user_defined & (1u << (m->reads[i].payload_fn - 1))))
+			return 1;
+	return 0;
+}
+
+/*
+ * A sampling body that reads its sample runs inside our handler, which
+ * tells the payload functions which sample (runtime/perfctr_sample.c):
+ * one per clause, so that it knows the clause without a lookup.
+ */
+static void emit_sample_handlers(struct strbuf *sb, const struct model *m)
+{
+	size_t i;
+
+	if (!reads_payload(m))
+		return;
+	for (i = 0; i < m->ncounters; i++) {
+		const struct counter *c = &m->counters[i];
+
+		if (!c->used || !counter__samples(c))
+			continue;
+		if_present(sb, c);
+		strbuf__printf(sb, "PERFCTR_SAMPLE_HANDLER(%u)\n", c->idx);
+		endif_present(sb, c);
+	}
+	strbuf__printf(sb, "static const perf_overflow_handler_t "
+		       "perfctr_sample_handlers[PERFCTR_NDECLARED] = {\n");
+	for (i = 0; i < m->ncounters; i++) {
+		const struct counter *c = &m->counters[i];
+
+		if (!c->used || !counter__samples(c))
+			continue;
+		if_present(sb, c);
+		strbuf__printf(sb, "\t[%u] = perfctr_sample_handler_%u,\n",
+			       c->idx, c->idx);
+		endif_present(sb, c);
+	}
+	strbuf__add(sb, "};\n", 3);
 }
 
 /* Which scopes the runtime must build in; .thread records' size. */
@@ -314,6 +365,8 @@ static void emit_scopes(struct strbuf *sb, const struct model *m)
 		strbuf__printf(sb, "#define PERFCTR_NGROUPS %u\n"
 			       "#define PERFCTR_NGSLOTS %u\n", m->ngroups,
 			       m->ngslots);
+	if (reads_payload(m))
+		strbuf__printf(sb, "#define PERFCTR_HAVE_PAYLOAD 1\n");
 }
 
 /* The runtime's read of a counter of this kind (runtime/perfctr.h). */
@@ -413,6 +466,7 @@ static int emit_c(struct strbuf *sb, const struct model *m,
 	if (emit_table(sb, m) < 0)
 		return -ENOSPC;
 	emit_sites(sb, m);
+	emit_sample_handlers(sb, m);
 	strbuf__printf(sb, "MODULE_INFO(perfctr_table, \"v=1;n=%zu;hash=%s;"
 		       "priv=%s\");\n#include \"%s/perfctr.c\"\n%%}\n\n",
 		       m->ncounters, hash, o->privilege, o->runtime_dir);
@@ -597,6 +651,15 @@ static void emit_site(struct strbuf *sb, const struct model *m,
 	const struct counter *c;
 	char what[PERFCTR_NAME_MAX + 16];
 
+	if (r->payload_fn) {
+		const struct perfctr_pv_desc *pv = &perfctr_pvs[r->payload_fn - 1];
+
+		strbuf__printf(sb, "function __pc%u:long (%s) %%{ /* pure */ "
+			       "PERFCTR_PAYLOAD(%u, %s, %u); %%}\n", r->site - 1,
+			       pv->arg ? "i:long" : "", r->payload_fn - 1,
+			       pv->arg ? "STAP_ARG_i" : "0", r->site - 1);
+		return;
+	}
 	if (r->dynamic) {
 		strbuf__printf(sb, "function __pc%u:long (id:string%s) { return "
 			       "__%s_at(id%s, %u) }\n", r->site - 1,
@@ -677,6 +740,37 @@ static void emit_event_fns(struct strbuf *sb, const struct model *m)
 		if (any)
 			strbuf__printf(sb, "\treturn __perfctr_undeclared(event, "
 				       "-1)\n}\n");
+	}
+}
+
+/*
+ * The static tapset's payload functions (tapset/perfctr.stp) call
+ * __perfctr_sample_NAME(arg, site), for calls that are not rewritten
+ * (the user's tapsets); its decoders call __perfctr_mem_NAME(v) and
+ * __perfctr_branch_NAME(v), pure C (runtime/perfctr_payload.h).  Only
+ * those the scripts use.
+ */
+static void emit_payload_fns(struct strbuf *sb, const struct model *m)
+{
+	unsigned int pv, k;
+
+	for (pv = 0; reads_payload(m) && pv < PERFCTR_PV_N; pv++)
+		strbuf__printf(sb, "function __%s:long (arg:long, site:long) "
+			       "%%{ /* pure */ PERFCTR_PAYLOAD(%u, STAP_ARG_arg, "
+			       "STAP_ARG_site); %%}\n", perfctr_pvs[pv].fn, pv);
+	for (k = 0; k < ndecoder_fns; k++) {
+		if (!(m->decoders & ~m->dec_user_defined & (1u << k)))
+			continue;
+		if (decoder_fns[k].string)
+			strbuf__printf(sb, "function __%s:string (v:long) %%{ "
+				       "/* pure */ " UNPRIV "PERFCTR_DECODE_STR("
+				       "%s, STAP_ARG_v); %%}\n",
+				       decoder_fns[k].name, decoder_fns[k].name);
+		else
+			strbuf__printf(sb, "function __%s:long (v:long) %%{ "
+				       "/* pure */ " UNPRIV "STAP_RETURN(%s("
+				       "STAP_ARG_v)); %%}\n", decoder_fns[k].name,
+				       decoder_fns[k].name);
 	}
 }
 
@@ -776,6 +870,7 @@ int emit__generate(const struct model *m, const struct emit_opts *o,
 	emit_lookups(&gen->stp, m);
 	emit_sites_functions(&gen->stp, m);
 	emit_event_fns(&gen->stp, m);
+	emit_payload_fns(&gen->stp, m);
 	strbuf__printf(&gen->stp, "function __perfctr_follow() %%{ "
 		       UNPRIV "/* the task finder's callbacks do the work */ "
 		       "%%}\n");

@@ -64,6 +64,38 @@ int model__event_fn(const char *name, size_t len)
 			 len);
 }
 
+const struct decoder_fn decoder_fns[] = {
+	{ "perfctr_mem_op", 1 }, { "perfctr_mem_level", 1 },
+	{ "perfctr_mem_tlb", 1 }, { "perfctr_mem_snoop", 1 },
+	{ "perfctr_mem_lock", 1 }, { "perfctr_branch_type", 1 },
+	{ "perfctr_branch_mispred", 0 }, { "perfctr_branch_cycles", 0 },
+};
+const unsigned int ndecoder_fns = sizeof(decoder_fns) / sizeof(decoder_fns[0]);
+
+int model__payload_fn(const char *name, size_t len)
+{
+	return find_name(perfctr_pvs, sizeof(perfctr_pvs[0]), PERFCTR_PV_N,
+			 name, len);
+}
+
+int model__decoder_fn(const char *name, size_t len)
+{
+	return find_name(decoder_fns, sizeof(decoder_fns[0]), ndecoder_fns,
+			 name, len);
+}
+
+int model__uses_payload(const struct model *m)
+{
+	size_t i;
+
+	if (m->decoders)
+		return 1;
+	for (i = 0; i < m->nreads; i++)
+		if (m->reads[i].payload_fn)
+			return 1;
+	return 0;
+}
+
 const char *const tapset_fns[] = {
 	"perfctr_ratio", "perfctr_ratio_digits", "perfctr_percent",
 };
@@ -91,7 +123,10 @@ void model__describe_read(const struct counter_read *r, char *buf,
 	const char *name = r->event_fn ? event_fns[r->event_fn - 1].name :
 			   read_kind_names[r->kind];
 
-	if (r->event_fn && event_fns[r->event_fn - 1].event)
+	if (r->payload_fn)
+		snprintf(buf, len, "%s(%s)", perfctr_pvs[r->payload_fn - 1].fn,
+			 perfctr_pvs[r->payload_fn - 1].arg ? "..." : "");
+	else if (r->event_fn && event_fns[r->event_fn - 1].event)
 		snprintf(buf, len, "%s()", name);
 	else if (r->dynamic)
 		snprintf(buf, len, "%s(...)", name);
@@ -112,6 +147,8 @@ void model__free(struct model *m)
 {
 	free(m->counters);
 	free(m->reads);
+	free(m->fns);
+	free(m->calls);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -147,6 +184,19 @@ struct counter_read *model__add_read(struct model *m)
 	return &m->reads[m->nreads - 1];
 }
 
+struct script_fn *model__add_fn(struct model *m)
+{
+	m->fns = grow(m->fns, &m->nfns, &m->fns_cap, sizeof(*m->fns));
+	return &m->fns[m->nfns - 1];
+}
+
+struct script_call *model__add_call(struct model *m)
+{
+	m->calls = grow(m->calls, &m->ncalls, &m->calls_cap,
+			sizeof(*m->calls));
+	return &m->calls[m->ncalls - 1];
+}
+
 struct counter *model__find(const struct model *m, const char *id)
 {
 	size_t i;
@@ -161,7 +211,7 @@ int model__active(const struct model *m)
 {
 	size_t i;
 
-	if (m->ncounters || m->dynamic_reads)
+	if (m->ncounters || m->dynamic_reads || m->decoders)
 		return 1;
 	for (i = 0; i < m->nreads; i++)	/* a script's own cpu_cycles() */
 		if (!m->reads[i].event_fn || !(m->fn_user_defined &

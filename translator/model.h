@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "libperfctr.h"
+#include "perfctr_payload.h"
 #include "lexer.h"
 
 #define MODEL_COND_DEPTH 8
@@ -46,6 +47,10 @@ struct counter {
 					 * it declared the counter */
 	char group[PERFCTR_ID_MAX];	/* .group("NAME"), or "" */
 	struct token group_tok;
+	unsigned int payload;		/* a sampling clause's: what its body
+					 * reads of each sample, the functions
+					 * it calls included (PERFCTR_PL_*,
+					 * check.c) */
 	unsigned int group_no;		/* 1 + its group among the created
 					 * ones (check.c), or 0 */
 	unsigned int gslot;		/* its place among every created
@@ -89,6 +94,19 @@ struct event_fn {
 extern const struct event_fn event_fns[];
 extern const unsigned int nevent_fns;
 
+/*
+ * What a sample carries: a sampling body reads it with the functions of
+ * perfctr_pvs[] (runtime/perfctr_payload.h: PERFCTR_PV_*), and decodes
+ * it with these, pure, callable anywhere (one argument: the value;
+ * string: what they return).
+ */
+struct decoder_fn {
+	const char *name;
+	int string;
+};
+extern const struct decoder_fn decoder_fns[];
+extern const unsigned int ndecoder_fns;
+
 /* The static tapset's pure script functions (perfctr_ratio() ...): they
  * need no counter, only the tapset on stap's path. */
 extern const char *const tapset_fns[];
@@ -124,6 +142,28 @@ struct counter_read {
 	unsigned int counter;		/* 1 + index of the counter it reads
 					 * (check.c), or 0 */
 	unsigned int site;		/* 1 + its site (rewrite.c), or 0 */
+	unsigned int payload_fn;	/* 1 + PERFCTR_PV_*: a call of a
+					 * payload function, or 0 */
+	unsigned int clause;		/* 1 + index of the sampling clause
+					 * whose body it is in, or 0 */
+	unsigned int fn;		/* 1 + index in functions of the
+					 * function it is in, or 0 */
+};
+
+/* A function a script or tapset defines, and what its body reads of a
+ * sample, directly and through the functions it calls (check.c). */
+struct script_fn {
+	char name[PERFCTR_ID_MAX];
+	unsigned int payload;
+};
+
+/* A call in a function's or a sampling clause's body, by name: how a
+ * sample's payload reaches the clause whose body calls a function that
+ * reads it. */
+struct script_call {
+	unsigned int fn;		/* 1 + caller in functions, or 0 */
+	unsigned int clause;		/* 1 + calling clause, or 0 */
+	char name[PERFCTR_ID_MAX];
 };
 
 struct model {
@@ -137,6 +177,14 @@ struct model {
 	unsigned int tapset_user_defined;	/* ... defined by the script */
 	unsigned int ngroups;		/* groups created (check.c) */
 	unsigned int ngslots;		/* and their counters */
+	struct script_fn *fns;
+	size_t nfns, fns_cap;
+	struct script_call *calls;
+	size_t ncalls, calls_cap;
+	unsigned int decoders;		/* 1 << index in decoder_fns: called */
+	unsigned int dec_user_defined;	/* ... defined by the script */
+	unsigned int pl_user_defined;	/* 1 << PERFCTR_PV_*: the script's
+					 * own */
 	unsigned int user_defined;	/* 1 << read_kind: the script's own */
 	unsigned int fn_user_defined;	/* 1 << index in event_fns: same */
 	/* script arguments, for @N / $N inside perfctr clauses */
@@ -173,6 +221,15 @@ struct counter *model__find(const struct model *m, const char *id);
 int model__active(const struct model *m);
 /* The event_fns index of a function name, or -1. */
 int model__event_fn(const char *name, size_t len);
+/* The PERFCTR_PV_* a function name reads, or -1. */
+int model__payload_fn(const char *name, size_t len);
+/* The decoder_fns index of a function name, or -1. */
+int model__decoder_fn(const char *name, size_t len);
+/* Does the script read payloads or call their decoders (the runtime's
+ * and the generated tapset's payload parts)? */
+int model__uses_payload(const struct model *m);
+struct script_fn *model__add_fn(struct model *m);
+struct script_call *model__add_call(struct model *m);
 /* The tapset_fns index of a function name, or -1. */
 int model__tapset_fn(const char *name, size_t len);
 /* True when the scripts call the static tapset's own functions: stap

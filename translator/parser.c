@@ -224,6 +224,8 @@ static void probe_statement(struct parser *ps)
 
 	memset(cs, 0, sizeof(cs));
 	ps->probes = 0;
+	ps->sampling = 0;
+	ps->fn = 0;
 	next(ps);
 	for (;;) {
 		if (starts_perfctr_point(ps)) {
@@ -266,6 +268,7 @@ static void probe_statement(struct parser *ps)
 		if (sampling_statement(ps, &cs[0], &probe_tok, &point_tok) < 0)
 			goto fail;
 		ps->probes = PROBE_OTHER;	/* runs in the sampled task */
+		ps->sampling = ps->m->ncounters;
 		return;		/* on the body: the caller scans it */
 	}
 	if (check_context(ps, &probe_tok) < 0 || empty_body(ps) < 0 ||
@@ -407,6 +410,53 @@ static void event_call(struct parser *ps, int fn)
 	}
 }
 
+/*
+ * perfctr_sample_addr() and kin read the sample whose body runs: each
+ * call is a read site (it fails where there is no sample), and the
+ * clause whose body makes it, or calls a function that does, asks the
+ * kernel for the payload (check.c).  No-argument functions take none;
+ * the branch record accessors take an index.
+ */
+static void payload_call(struct parser *ps, int pv)
+{
+	const struct perfctr_pv_desc *d = &perfctr_pvs[pv];
+	struct token name = ps->t;
+	struct counter_read *r;
+	int none;
+
+	next(ps);		/* "(" */
+	none = token__is(ps->src, peek(ps), TK_OPERATOR, ")");
+	if (!d->arg && !none) {
+		next(ps);
+		parse_error(ps, "%s() takes no arguments", d->fn);
+		return;
+	}
+	if (d->arg && none) {
+		next(ps);
+		parse_error(ps, "%s() takes the index of a branch record, 0 "
+			    "to perfctr_sample_branches() - 1: %s(I)", d->fn,
+			    d->fn);
+		return;
+	}
+	r = add_read(ps, &name, READ_FN_READ);
+	r->payload_fn = pv + 1;
+	r->clause = ps->sampling;
+	r->fn = ps->fn;
+	snprintf(r->id, sizeof(r->id), "%s", d->fn);
+}
+
+/* A call in a function's or a sampling clause's body: an edge of the
+ * graph a payload travels up (check.c). */
+static void record_call(struct parser *ps)
+{
+	struct script_call *c = model__add_call(ps->m);
+
+	c->fn = ps->fn;
+	c->clause = ps->sampling;
+	snprintf(c->name, sizeof(c->name), "%.*s", (int)ps->t.len,
+		 ps->src->text + ps->t.off);
+}
+
 /* ----------------------------------------------------- frames and macros */
 
 /* Deeper nesting is stap's to allow: beyond frames[] it is only counted,
@@ -479,24 +529,39 @@ static void macro_definition(struct parser *ps)
 		push_frame(ps, FRAME_MACRO);
 }
 
-static int event_fn_at(struct parser *ps, const struct token *t)
+/* Which entry of a table of functions (find: model__event_fn() ...) the
+ * token names, or -1. */
+static int fn_at(struct parser *ps, const struct token *t,
+		 int (*find)(const char *name, size_t len))
 {
-	return t->kind == TK_IDENT ?
-	       model__event_fn(ps->src->text + t->off, t->len) : -1;
+	return t->kind == TK_IDENT ? find(ps->src->text + t->off, t->len) : -1;
 }
 
-static int tapset_fn_at(struct parser *ps, const struct token *t)
-{
-	return t->kind == TK_IDENT ?
-	       model__tapset_fn(ps->src->text + t->off, t->len) : -1;
-}
+#define event_fn_at(ps, t)	fn_at((ps), (t), model__event_fn)
+#define tapset_fn_at(ps, t)	fn_at((ps), (t), model__tapset_fn)
+#define payload_fn_at(ps, t)	fn_at((ps), (t), model__payload_fn)
+#define decoder_fn_at(ps, t)	fn_at((ps), (t), model__decoder_fn)
 
 static void function_definition(struct parser *ps)
 {
 	enum read_kind k = read_function(ps, peek(ps));
 	int fn = event_fn_at(ps, peek(ps)), tf = tapset_fn_at(ps, peek(ps));
+	int pv = payload_fn_at(ps, peek(ps)), dec = decoder_fn_at(ps, peek(ps));
+	struct script_fn *f;
 
 	ps->probes = 0;		/* called from anywhere */
+	ps->sampling = 0;
+	ps->fn = 0;
+	if (pv >= 0 && ps->src->origin != SRC_TAPSET)
+		ps->m->pl_user_defined |= 1u << pv;
+	if (dec >= 0 && ps->src->origin != SRC_TAPSET)
+		ps->m->dec_user_defined |= 1u << dec;
+	if (peek(ps)->kind == TK_IDENT) {
+		f = model__add_fn(ps->m);
+		snprintf(f->name, sizeof(f->name), "%.*s", (int)peek(ps)->len,
+			 ps->src->text + peek(ps)->off);
+		ps->fn = ps->m->nfns;
+	}
 	/* the script's own definitions win; a tapset's compete with ours */
 	if (k != READ_MACRO && ps->src->origin != SRC_TAPSET)
 		ps->m->user_defined |= 1u << k;
@@ -504,8 +569,7 @@ static void function_definition(struct parser *ps)
 		ps->m->fn_user_defined |= 1u << fn;
 	if (tf >= 0 && ps->src->origin != SRC_TAPSET)
 		ps->m->tapset_user_defined |= 1u << tf;
-	if (k != READ_MACRO || fn >= 0 || tf >= 0)
-		next(ps);	/* the name is not a call */
+	next(ps);		/* the name is not a call */
 }
 
 /* ------------------------------------------------------------- main loop */
@@ -534,6 +598,15 @@ static void scan_token(struct parser *ps)
 	else if (tapset_fn_at(ps, &ps->t) >= 0 &&
 		 token__is(ps->src, peek(ps), TK_OPERATOR, "("))
 		ps->m->tapset_calls |= 1u << tapset_fn_at(ps, &ps->t);
+	else if (payload_fn_at(ps, &ps->t) >= 0 &&
+		 token__is(ps->src, peek(ps), TK_OPERATOR, "("))
+		payload_call(ps, payload_fn_at(ps, &ps->t));
+	else if (decoder_fn_at(ps, &ps->t) >= 0 &&
+		 token__is(ps->src, peek(ps), TK_OPERATOR, "("))
+		ps->m->decoders |= 1u << decoder_fn_at(ps, &ps->t);
+	else if (k == TK_IDENT && ps->depth > 0 && (ps->fn || ps->sampling) &&
+		 token__is(ps->src, peek(ps), TK_OPERATOR, "("))
+		record_call(ps);
 	else if (is(ps, TK_AT, "@perfctr"))
 		read_macro(ps);
 	else if (is(ps, TK_AT, "@define"))

@@ -35,6 +35,10 @@ struct parser {
 	int deep;		/* frames open beyond frames[]: counted only */
 	unsigned int probes;	/* PROBE_* of the top-level statement whose
 				 * body is being scanned; 0 for a function */
+	unsigned int sampling;	/* 1 + the sampling clause whose body is
+				 * being scanned, or 0 */
+	unsigned int fn;	/* 1 + the function (model's fns) whose body
+				 * is being scanned, or 0 */
 };
 
 /* ---------------------------------------------------------------- tokens */

@@ -21,6 +21,8 @@ static int rewritable(const struct model *m, const struct counter_read *r)
 		return 0;
 	if (r->event_fn)
 		return r->counter != 0;	/* none: the script's own function */
+	if (r->payload_fn)
+		return !(m->pl_user_defined & (1u << (r->payload_fn - 1)));
 	if (model__user_defined(m, r->kind))
 		return 0;
 	return r->dynamic || (r->counter && r->blank_len);

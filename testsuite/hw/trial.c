@@ -14,11 +14,14 @@
  * open (absent or rejected): a script that names it is refused at load;
  * either our encoding is wrong or the event has rules of its own (a
  * group it must lead, a counter it must have), which the line names.
+ * Then the payloads a sampling probe may read (payloads() below).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
 #include "hwcheck.h"
+#include "perfctr_payload.h"
 
 enum group { G_GENERIC, G_SYSFS, G_LIBPFM4, G_LIBPFM4_NO_PMU, G_N };
 
@@ -189,6 +192,69 @@ static void summary(const struct state *s, FILE *out, FILE *keys)
 			s->task_only, status);
 }
 
+/*
+ * What a sample can carry here (perfctr_payload.h): the payload trial
+ * opens perfctr-run makes for sampling probes that read them, with the
+ * probe's sample type, branch sample type and precision.  A page fault's
+ * address opens everywhere; a branch stack where the PMU has one (LBR,
+ * BRBE); a precise memory event's address, weight and data source where
+ * the PMU has PEBS (mem-loads) or IBS (ibs_op).  Reported, never a
+ * failure: a machine without them refuses such probes at load.
+ */
+static const struct {
+	const char *key, *names[3];
+	unsigned int precise, payload;
+} payload_trials[] = {
+	{ "fault_addr", { "page-faults" }, 0,
+	  PERFCTR_PL_ADDR | PERFCTR_PL_PHYS },
+	{ "branch", { "cycles" }, 0, PERFCTR_PL_BRANCH },
+	{ "mem_pebs", { "cpu/mem-loads,ldlat=30/", "cpu_core/mem-loads,ldlat=30/" },
+	  2, PERFCTR_PL_ADDR | PERFCTR_PL_WEIGHT | PERFCTR_PL_SRC },
+	{ "mem_ibs", { "ibs_op//" }, 0,
+	  PERFCTR_PL_ADDR | PERFCTR_PL_WEIGHT | PERFCTR_PL_SRC },
+};
+
+static void payloads(struct state *s, FILE *out, FILE *keys)
+{
+	struct perfctr_request req;
+	struct perfctr_encoding enc;
+	struct perfctr_trial t;
+	char why[512];
+	const char *name;
+	unsigned int i, k;
+	int err, res;
+
+	for (i = 0; i < ARRAY_SIZE(payload_trials); i++) {
+		err = -ENOENT;
+		name = payload_trials[i].names[0];
+		for (k = 0; k < 3 && payload_trials[i].names[k]; k++) {
+			name = payload_trials[i].names[k];
+			err = perfctr_resolver__resolve(s->r, name, 0, &enc,
+							why, sizeof(why));
+			if (!err)
+				break;
+		}
+		if (!err) {
+			memset(&req, 0, sizeof(req));
+			req.sample = 100003;
+			req.precise = payload_trials[i].precise;
+			req.payload = payload_trials[i].payload;
+			perfctr_trial__init(&t, &req, &enc);
+			err = perfctr_trials__open(&t, 1, s->cpu, &res);
+			if (err)
+				perfctr_trial__explain(err, why, sizeof(why));
+		}
+		fprintf(out, "trial payload %s (%s, payload %#x): %s%s%s\n",
+			payload_trials[i].key, name, payload_trials[i].payload,
+			class_words[classify(err)], err ? ": " : "",
+			err ? why : "");
+		if (keys)
+			fprintf(keys, "trial.payload.%s=%s\n",
+				payload_trials[i].key,
+				class_words[classify(err)]);
+	}
+}
+
 int hw_trial_run(const struct hw_trial_opts *o, FILE *out, FILE *keys)
 {
 	struct state s = { .out = out };
@@ -205,8 +271,10 @@ int hw_trial_run(const struct hw_trial_opts *o, FILE *out, FILE *keys)
 	err = perfctr_dump__names(d, one, &s);
 	if (!err)
 		err = perfctr_dump__closed_names(d, one_closed, &s);
-	if (!err)
+	if (!err) {
+		payloads(&s, out, keys);
 		summary(&s, out, keys);
+	}
 	perfctr_dump__free(d);
 	perfctr_resolver__free(s.r);
 	if (err)

@@ -34,6 +34,7 @@ int module_attr(char *assign, const char *hash,
 	r->sample = m->sample;
 	r->hz = m->hz;
 	r->precise = m->precise;
+	r->payload = m->payload;
 	r->target = "";
 	r->src = "t.stp:1:1";
 	rc = perfctr_assign_parse(assign, &t, slots, NULL, err, errlen);
@@ -43,6 +44,7 @@ int module_attr(char *assign, const char *hash,
 	perfctr_attr_counter(a, s->type, s->config, s->config1, s->config2,
 			     s->flags);
 	if (r->sample || r->hz)
-		perfctr_attr_sample(a, r->sample, r->hz, r->precise);
+		perfctr_attr_sample(a, r->sample, r->hz, r->precise,
+				    r->payload);
 	return 0;
 }

@@ -13,7 +13,7 @@
 
 /* The request's fields the module's table has, by their values. */
 struct module_req {
-	unsigned int idx, plm, gh, mux, scope, sample, hz, precise;
+	unsigned int idx, plm, gh, mux, scope, sample, hz, precise, payload;
 };
 
 /* Parses assign (modified) against a table holding the one request m

@@ -27,6 +27,7 @@ static int same(const struct perfctr_request *a, const struct perfctr_request *b
 {
 	return a->idx == b->idx && a->plm == b->plm && a->gh == b->gh &&
 	       a->mux == b->mux && !strcmp(a->group, b->group) &&
+	       a->sample == b->sample && a->payload == b->payload &&
 	       !strcmp(a->id, b->id) &&
 	       !strcmp(a->event, b->event) && !strcmp(a->src, b->src);
 }
@@ -56,6 +57,10 @@ static void formats(void)
 		{ { 4, "i", "instructions", PERFCTR_PLM_ALL, "s", 1,
 		    .group = "ipc" },
 		  "idx=4;id=i;event=instructions;plm=uk;src=s;mux=1;group=ipc" },
+		{ { 5, "__sample5", "mem-loads", PERFCTR_PLM_USER, "s",
+		    .sample = 1000, .precise = 2, .payload = 0x1c },
+		  "idx=5;id=__sample5;event=mem-loads;plm=u;src=s;sample=1000;"
+		  "precise=2;payload=28" },
 	};
 	struct perfctr_request back;
 	char buf[PERFCTR_REQ_FMT_MAX];

@@ -7,6 +7,7 @@
 #include <linux/perf_event.h>
 
 #include "libperfctr.h"
+#include "perfctr_payload.h"
 #include "tap.h"
 #include "util.h"
 
@@ -19,6 +20,17 @@ static const struct perfctr_encoding misses = {
 	.type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_CACHE_MISSES };
 static const struct perfctr_encoding faults = {
 	.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_PAGE_FAULTS };
+
+/* rc is 0 (want NULL), or -EINVAL with a message err that contains want */
+static void judge(const char *what, int rc, const char *err, const char *want)
+{
+	if (!want)
+		ok(rc == 0, "%s: allowed", what);
+	else
+		ok(rc == -EINVAL && strstr(err, want), "%s: \"%s\"", what, want);
+	if (want ? !(rc == -EINVAL && strstr(err, want)) : rc)
+		printf("# rc %d: %s\n", rc, err);
+}
 
 /* check: 0, or -EINVAL with a message that contains want */
 static void expect(const char *what, unsigned int sample, unsigned int hz,
@@ -33,12 +45,64 @@ static void expect(const char *what, unsigned int sample, unsigned int hz,
 	snprintf(req.event, sizeof(req.event), "ev");
 	rc = perfctr_sample__check(&req, enc, test_path("sys"),
 				   test_path("proc"), err, sizeof(err));
-	if (!want)
-		ok(rc == 0, "%s: allowed", what);
-	else
-		ok(rc == -EINVAL && strstr(err, want), "%s: \"%s\"", what, want);
-	if (want ? !(rc == -EINVAL && strstr(err, want)) : rc)
-		printf("# rc %d: %s\n", rc, err);
+	judge(what, rc, err, want);
+}
+
+/* A payload (PERFCTR_PL_*): 0, or -EINVAL with a message with want. */
+static void payload(const char *what, unsigned int precise, unsigned int pl,
+		    const struct perfctr_encoding *enc, const char *want)
+{
+	struct perfctr_request req = { .sample = 1000000, .precise = precise,
+				       .payload = pl };
+	char err[1024] = "";
+	int rc;
+
+	snprintf(req.event, sizeof(req.event), "ev");
+	rc = perfctr_sample__payload(&req, enc, test_path("sys"), err,
+				     sizeof(err));
+	judge(what, rc, err, want);
+}
+
+static void payloads(void)
+{
+	static const struct perfctr_encoding minflt = {
+		.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_PAGE_FAULTS_MIN };
+	static const struct perfctr_encoding bp = { .type = PERF_TYPE_BREAKPOINT };
+	static const struct perfctr_encoding ibs = { .type = 11 };
+	static const struct perfctr_encoding other = { .type = 12 };
+
+	payload("page-faults' address", 0, PERFCTR_PL_ADDR | PERFCTR_PL_PHYS,
+		&faults, NULL);
+	payload("minor-faults' address", 0, PERFCTR_PL_ADDR, &minflt, NULL);
+	payload("a breakpoint's address", 0, PERFCTR_PL_ADDR, &bp, NULL);
+	payload("cpu-clock's address", 0, PERFCTR_PL_ADDR, &clock,
+		"perfctr_sample_addr() reads the data address a sample "
+		"records, which only page, alignment and emulation faults, "
+		"breakpoints and precise memory events have");
+	payload("  its physical address", 0, PERFCTR_PL_PHYS, &clock,
+		"perfctr_sample_phys_addr() reads the data address");
+	payload("a precise event's address, weight, data source", 1,
+		PERFCTR_PL_ADDR | PERFCTR_PL_WEIGHT | PERFCTR_PL_SRC, &cycles,
+		NULL);
+	payload("a data source without .precise", 0, PERFCTR_PL_SRC, &cycles,
+		"perfctr_sample_data_src() needs a PMU that records the memory "
+		"access it samples");
+	payload("  the CPU's PMU named", 0, PERFCTR_PL_WEIGHT, &cycles,
+		"perfctr_sample_weight() needs a PMU that records the memory "
+		"access it samples (Intel's PEBS: .precise on a memory event "
+		"such as mem-loads; AMD: an ibs_op event); the PMU \"cpu\" has "
+		"none for \"ev\"");
+	payload("  a software event's", 0, PERFCTR_PL_SRC, &clock,
+		"the PMU \"software\" has none for \"ev\"");
+	payload("  a PMU without a name here", 0, PERFCTR_PL_SRC, &other,
+		"the PMU of type 12 has none");
+	payload("  address and data source, both said", 0, PERFCTR_PL_ADDR |
+		PERFCTR_PL_SRC, &clock, "have (Intel's PEBS: .precise; AMD: an "
+		"ibs_op event): \"ev\" records none; perfctr_sample_data_src()");
+	payload("AMD's ibs_op: address, weight, data source", 0,
+		PERFCTR_PL_ADDR | PERFCTR_PL_WEIGHT | PERFCTR_PL_SRC, &ibs, NULL);
+	payload("a branch stack: the trial open's to judge", 0,
+		PERFCTR_PL_BRANCH, &clock, NULL);
 }
 
 int main(void)
@@ -48,6 +112,7 @@ int main(void)
 	test_write(DEV "cpu/type", "4\n");
 	test_write(DEV "cpu/caps/max_precise", "2\n");
 	test_write(DEV "software/type", "1\n");
+	test_write(DEV "ibs_op/type", "11\n");
 
 	is_int((int)perfctr_sample__min_period(&cycles, test_path("proc")),
 	       200000, "hardware: 10^10 events a second / 50000 samples");
@@ -70,9 +135,12 @@ int main(void)
 	       ".precise(3): the PMU \"cpu\" goes up to .precise(2)");
 	expect(".precise on a PMU without caps", 20000, 0, 1, &clock,
 	       "the PMU \"software\" has none (no caps/max_precise)");
+	payloads();
 	test_write(DEV "cpu/type", "8\n");	/* as arm64: no type-4 PMU */
 	expect(".precise with no core PMU of type 4", 200000, 0, 1, &cycles,
 	       "the PMU of type 0 has none");
+	payload("a generic event's data source, no core PMU of type 4", 0,
+		PERFCTR_PL_SRC, &cycles, "; the CPU's PMU has none for \"ev\"");
 
 	test_cleanup();
 	return tap_done();

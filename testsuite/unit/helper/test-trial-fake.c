@@ -24,6 +24,7 @@
 #include <sys/syscall.h>
 #include "libperfctr.h"
 #include "module-attr.h"
+#include "perfctr_payload.h"
 #include "tap.h"
 
 #define NCPU 2
@@ -39,6 +40,7 @@ static struct {
 	int counters[NCPU];		/* hardware counters per CPU */
 	int used[NCPU];			/* taken by the events open now */
 	unsigned int max_precise;
+	int no_branch_stack;		/* PERF_SAMPLE_BRANCH_STACK refused */
 	int still;			/* reads before a task's clock moves */
 	int not_running;		/* task events enabled, never running */
 	int group_max;			/* hardware events a group may have */
@@ -141,7 +143,9 @@ long syscall(long nr, ...)
 		errno = -err;
 		return -1;
 	}
-	if (a->precise_ip > k.max_precise) {
+	if (a->precise_ip > k.max_precise ||
+	    (k.no_branch_stack &&
+	     (a->sample_type & PERF_SAMPLE_BRANCH_STACK))) {
 		errno = EOPNOTSUPP;
 		return -1;
 	}
@@ -232,7 +236,7 @@ static void resolve(const struct perfctr_request *r,
 static void same_attr(const char *what, struct perfctr_request r)
 {
 	struct module_req m = { 0, r.plm, r.gh, r.mux, r.scope, r.sample,
-				r.hz, r.precise };
+				r.hz, r.precise, r.payload };
 	struct perf_event_attr mod, got;
 	struct perfctr_encoding e;
 	struct perfctr_trial t;
@@ -288,6 +292,11 @@ static void attrs(void)
 	r.hz = 99;
 	r.scope = PERFCTR_SCOPE_PROCESS;
 	same_attr(".process.hz(99)", r);
+	r = request("cycles", PERFCTR_PLM_USER);
+	r.sample = 100000;
+	r.precise = 1;
+	r.payload = PERFCTR_PL_ALL;
+	same_attr(".user.sample(100000).precise, every payload", r);
 }
 
 /* --------------------------------------------------- refused, or not */
@@ -379,6 +388,49 @@ static void refusals(void)
 		ret = perfctr_trials__open(&t, 1, 0, &res);
 		is_int(ret, -EOPNOTSUPP, ".precise(2) on a PMU with 1: refused");
 	}
+}
+
+/* A payload the PMU refuses (no branch stack): the trial fails, and
+ * opened again without it, then with each payload alone, says which. */
+static void payload_refused(void)
+{
+	struct perfctr_request r;
+	struct perfctr_encoding e;
+	struct perfctr_trial t;
+	unsigned int bit;
+	int res, ret, err;
+
+	raw(&r, &e, PERFCTR_SCOPE_CPU, 100000);
+	r.payload = PERFCTR_PL_ADDR | PERFCTR_PL_BRANCH;
+	fake_reset(4, 4);
+	k.no_branch_stack = 1;
+	perfctr_trial__init(&t, &r, &e);
+	ret = perfctr_trials__open(&t, 1, 0, &res);
+	is_int(ret, -EOPNOTSUPP, "a branch stack where the PMU has none: "
+	       "refused");
+	ok(k.attr[0].sample_type == (PERF_SAMPLE_ADDR |
+				     PERF_SAMPLE_BRANCH_STACK) &&
+	   k.attr[0].branch_sample_type == (PERF_SAMPLE_BRANCH_ANY |
+					    PERF_SAMPLE_BRANCH_USER |
+					    PERF_SAMPLE_BRANCH_KERNEL |
+					    PERF_SAMPLE_BRANCH_HV),
+	   "  tried with the probe's sample type and branch sample type");
+	ok(perfctr_trials__payload_why(&t, 0, &bit, &err) == 1 &&
+	   bit == PERFCTR_PL_BRANCH && err == -EOPNOTSUPP,
+	   "  the branch stack is why (the event opens without it)");
+	k.no_branch_stack = 0;
+	r.payload = PERFCTR_PL_BRANCH;
+	perfctr_trial__init(&t, &r, &e);
+	ok(perfctr_trials__payload_why(&t, 0, &bit, &err) == 0,
+	   "  where the PMU has one: not the payload");
+	raw(&r, &e, PERFCTR_SCOPE_CPU, 100000);
+	r.precise = 3;
+	r.payload = PERFCTR_PL_BRANCH;
+	fake_reset(4, 4);
+	k.max_precise = 1;
+	perfctr_trial__init(&t, &r, &e);
+	ok(perfctr_trials__payload_why(&t, 0, &bit, &err) == 0,
+	   "  an event that fails without its payload too: not the payload");
 }
 
 /* A pinned task event is refused where it was enabled and never ran;
@@ -569,6 +621,7 @@ int main(void)
 	attrs();
 	groups();
 	refusals();
+	payload_refused();
 	task_clock();
 	guest_filter();
 	return tap_done();

@@ -496,6 +496,101 @@ static void tapset_not_rewritten(void)
 	model__free(&r.m);
 }
 
+/* ------------------------------------------------------- sample payloads */
+
+/* The payload a sampling clause asks for is what its body reads, and the
+ * functions it calls (to any depth, in any order of definition); a
+ * payload read straight in another probe is an error at the call. */
+static void payloads(void)
+{
+	static const char text[] =
+		"function page() { return perfctr_sample_addr() & ~4095 }\n"
+		"function lat() { return helper() }\n"
+		"function helper() { return perfctr_sample_weight() + "
+		"perfctr_sample_branch_from(0) }\n"
+		"probe perfctr.event(\"page-faults\").sample(1) { x = page() }\n"
+		"probe perfctr.event(\"cycles\").sample(99999) { y = lat(); "
+		"z = perfctr_sample_data_src() }\n"
+		"probe perfctr.event(\"cycles\").hz(99) { p = perfctr_sample_period() "
+		"+ perfctr_sample_count(); s = perfctr_mem_level(p) }\n"
+		"probe timer.s(1) { w = page() }\n";
+	struct emit_opts opts = { "/rt", "0123456789abcdef", "stapdev" };
+	struct generated gen;
+	struct run r;
+
+	run(&r, text, 0);
+	is_int(r.errors, 0, "payload reads in bodies and functions check");
+	is_int((int)r.m.counters[0].payload, PERFCTR_PL_ADDR,
+	       "a body calling a function that reads the address: ADDR");
+	is_int((int)r.m.counters[1].payload, PERFCTR_PL_WEIGHT |
+	       PERFCTR_PL_BRANCH | PERFCTR_PL_SRC, "through two functions, "
+	       "the second defined after: WEIGHT, BRANCH; and its own: SRC");
+	is_int((int)r.m.counters[2].payload, 0, "period and count: nothing "
+	       "asked of the kernel");
+	is_int(rewrite__reads(&r.m), 6, "every payload call is a site");
+	ok(!emit__generate(&r.m, &opts, &gen), "the tapset is generated");
+	like(gen.stp.buf, "#define PERFCTR_HAVE_PAYLOAD 1\n",
+	     "the runtime's payload part is built in");
+	like(gen.stp.buf, ".payload = 0x1 },", "the table says what it asks");
+	like(gen.stp.buf, "PERFCTR_SAMPLE_HANDLER(0)\nPERFCTR_SAMPLE_HANDLER(1)"
+	     "\nPERFCTR_SAMPLE_HANDLER(2)\n", "each clause gets our handler");
+	like(gen.stp.buf, "MODULE_INFO(perfctr_req, \"idx=1;id=__sample1;"
+	     "event=cycles;plm=uk;src=t.stp:5:1;sample=99999;payload=28\");",
+	     "the request carries payload=");
+	like(gen.stp.buf, "function __pc0:long () %{ /* pure */ "
+	     "PERFCTR_PAYLOAD(0, 0, 0); %}\n", "perfctr_sample_addr(): site 0");
+	like(gen.stp.buf, "function __pc2:long (i:long) %{ /* pure */ "
+	     "PERFCTR_PAYLOAD(8, STAP_ARG_i, 2); %}\n",
+	     "perfctr_sample_branch_from(i): its index kept");
+	like(gen.stp.buf, "\t\"perfctr_sample_branch_from(...) at t.stp:3:54\",",
+	     "  its site as written");
+	like(gen.stp.buf, "function __perfctr_mem_level:string (v:long) %{ /* pure "
+	     "*/ /* unprivileged */ PERFCTR_DECODE_STR(perfctr_mem_level, "
+	     "STAP_ARG_v); %}\n", "a decoder called: generated");
+	ok(!strstr(gen.stp.buf, "__perfctr_mem_tlb"), "  one not called: not");
+	emit__free(&gen);
+	done(&r);
+
+	run(&r, "probe perfctr.event(\"x\").sample(9) { }\n"
+	    "probe kprobe.function(\"f\") { a = perfctr_sample_addr() }\n", 0);
+	ok(r.errors == 1 && strstr(r.msgs, "semantic error: "
+				   "perfctr_sample_addr() reads the sample a "
+				   "sampling probe's body runs for, and this "
+				   "probe is not one") &&
+	   strstr(r.msgs, "at t.stp:2:34"),
+	   "a payload read straight in a kprobe: refused at the call");
+	if (!strstr(r.msgs, "t.stp:2:34"))
+		printf("# %s\n", r.msgs);
+	done(&r);
+	run(&r, "probe begin { a = perfctr_sample_period() }\n", 0);
+	is_int(r.errors, 1, "  in a begin probe of a script without sampling");
+	done(&r);
+	run(&r, "function f() { return perfctr_sample_addr() }\n"
+	    "probe kprobe.function(\"g\") { a = f() }\n", 0);
+	ok(r.errors == 1 && strstr(r.msgs, "this script has no sampling "
+				   "probe") && strstr(r.msgs, "t.stp:1:23"),
+	   "in a function of a script without sampling: refused at the call");
+	done(&r);
+	run(&r, "probe perfctr.event(\"x\").sample(9) { a = "
+	    "perfctr_sample_addr(1) }\n", 0);
+	ok(r.errors == 1 && strstr(r.msgs, "perfctr_sample_addr() takes no "
+				   "arguments"), "an argument it does not take");
+	done(&r);
+	run(&r, "probe perfctr.event(\"x\").sample(9) { a = "
+	    "perfctr_sample_branch_to() }\n", 0);
+	ok(r.errors == 1 && strstr(r.msgs, "perfctr_sample_branch_to() takes "
+				   "the index of a branch record"),
+	   "no index where one is needed");
+	done(&r);
+	run(&r, "function perfctr_sample_addr() { return 7 }\n"
+	    "probe perfctr.event(\"x\").sample(9) { a = perfctr_sample_addr() }\n"
+	    "probe begin { b = perfctr_sample_addr() }\n", 0);
+	ok(r.errors == 0 && r.m.counters[0].payload == 0 &&
+	   rewrite__reads(&r.m) == 0, "the script's own perfctr_sample_addr(): "
+	   "not ours, nothing asked, nothing rewritten");
+	done(&r);
+}
+
 int main(void)
 {
 	default_scopes();
@@ -507,5 +602,6 @@ int main(void)
 	sites();
 	not_rewritten();
 	tapset_not_rewritten();
+	payloads();
 	return tap_done();
 }
