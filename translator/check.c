@@ -456,32 +456,36 @@ static struct script_fn *find_fn(struct model *m, const char *name)
  * directly in another probe it can never have one: an error, at the
  * call.  In a function it may: the call is judged when it runs.
  */
+static int model_samples(const struct model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->ncounters; i++)
+		if (counter__samples(&m->counters[i]))
+			return 1;
+	return 0;
+}
+
 static int check_payload_call(const struct model *m,
 			      const struct counter_read *r, struct diag *d)
 {
 	const struct perfctr_pv_desc *pv = &perfctr_pvs[r->payload_fn - 1];
-	size_t i;
+	const char *why;
 
 	if (m->pl_user_defined & (1u << (r->payload_fn - 1)) || r->clause)
 		return 0;
-	for (i = 0; i < m->ncounters; i++)
-		if (counter__samples(&m->counters[i]))
-			break;
-	if (i == m->ncounters) {
-		diag__report(d, DIAG_SEMANTIC, r->src, &r->name, "%s() reads "
-			     "the sample a sampling probe's body runs for, and "
-			     "this script has no sampling probe: add probe "
-			     "perfctr.event(\"EVENT\").sample(N) { } (or "
-			     ".hz(F))", pv->fn);
-		return 1;
-	}
-	if (r->fn || !r->probes)
+	if (!model_samples(m))
+		why = "this script has no sampling probe: add probe "
+		      "perfctr.event(\"EVENT\").sample(N) { } (or .hz(F))";
+	else if (r->fn || !r->probes)
 		return 0;
+	else
+		why = "this probe is not one: call it in the body of probe "
+		      "perfctr.event(\"EVENT\").sample(N) { } (or .hz(F)), or "
+		      "in a function that body calls";
 	diag__report(d, DIAG_SEMANTIC, r->src, &r->name, "%s() reads the "
-		     "sample a sampling probe's body runs for, and this probe "
-		     "is not one: call it in the body of probe perfctr.event"
-		     "(\"EVENT\").sample(N) { } (or .hz(F)), or in a function "
-		     "that body calls", pv->fn);
+		     "sample a sampling probe's body runs for, and %s",
+		     pv->fn, why);
 	return 1;
 }
 
