@@ -96,6 +96,7 @@ enum perfctr_scope {
 	PERFCTR_SCOPE_CPU,	/* each CPU's, machine-wide (the default) */
 	PERFCTR_SCOPE_THREAD,	/* each thread's own, every thread */
 	PERFCTR_SCOPE_PROCESS,	/* a process's threads and children */
+	PERFCTR_SCOPE_CGROUP,	/* every task in a cgroup v2 subtree */
 };
 
 /* Longest perfctr_req value, with every byte of the strings escaped. */

@@ -70,6 +70,7 @@ static struct perfctr_group_slot perfctr_gslots[PERFCTR_NGROUPS];
 #include "perfctr_cpus.c"
 #include "perfctr_sum.c"
 #include "perfctr_thread.c"
+#include "perfctr_cgroup.c"
 #include "perfctr_sample.c"
 #include "perfctr_task.c"
 #include "perfctr_rearm.c"
@@ -177,6 +178,7 @@ static void perfctr_stop(void)
 	perfctr_rearm_stop();
 	perfctr_tasks_stop();
 	perfctr_threads_stop();
+	perfctr_cgroups_stop();
 	perfctr_samples_stop();
 	if (!perfctr_cpus)
 		return;
@@ -222,6 +224,8 @@ static int perfctr_start_checked(void)
 	rc = perfctr_samples_start() ?: perfctr_cpus_start();
 	if (!rc)
 		rc = perfctr_threads_start();
+	if (!rc)
+		rc = perfctr_cgroups_start();
 	if (!rc)
 		rc = perfctr_tasks_start();
 	if (!rc)

@@ -49,8 +49,10 @@ struct perfctr_request_desc {
 	unsigned int plm;
 	unsigned int mux;	/* .multiplex: not pinned, reads scaled */
 	unsigned int scope;	/* PERFCTR_SCOPE_* */
-	unsigned int tslot;	/* .thread: its slot in a thread's record */
-	const char *target;	/* .process("PATH"), or "" for stap's target */
+	unsigned int tslot;	/* .thread, .cgroup: its slot among its
+				 * scope's counters */
+	const char *target;	/* .process("PATH"), or "" for stap's target;
+				 * .cgroup("PATH") */
 	unsigned int sample;	/* sampling clause: the period, */
 	unsigned int hz;	/* or the frequency, */
 	unsigned int precise;	/* and .precise(L) */
@@ -75,6 +77,7 @@ struct perfctr_group_desc {
 #define PERFCTR_SCOPE_CPU	0
 #define PERFCTR_SCOPE_THREAD	1
 #define PERFCTR_SCOPE_PROCESS	2
+#define PERFCTR_SCOPE_CGROUP	3
 
 /* What the helper assigned to a request (docs/design.md). */
 struct perfctr_slot {

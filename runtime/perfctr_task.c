@@ -16,7 +16,9 @@
  * Records: PERFCTR_TASKS of them (stap -D PERFCTR_TASKS=N), allocated at
  * start, found through perfctr_tidmap.c.  Only a task's own callbacks
  * write its record.  Totals are read without locks: a sequence count
- * tells a reader that a task's count moved to the totals under it.
+ * tells a reader that a task's count moved to the totals under it.  The
+ * slots of the tasks followed now are also kept packed at the front of
+ * perfctr_task_live[], so that a total walks those, not the table.
  *
  * Reads: perfctr_read_process() the current thread's own count;
  * perfctr_read_total() every followed task, live and gone, from any
@@ -35,6 +37,7 @@ struct perfctr_task {
 	struct perf_event *ev[PERFCTR_NDECLARED];
 	int release;		/* the work releases it after this grace period */
 	int rearm;		/* a read found one in ERROR state */
+	unsigned int live;	/* 1 + its place in perfctr_task_live[], 0 */
 };
 
 static struct perfctr_tidmap perfctr_task_ids;
@@ -44,6 +47,11 @@ static unsigned int perfctr_task_seq;	/* odd: totals moving */
 static int perfctr_task_seq_cpu;	/* where, while it is odd */
 static DEFINE_RAW_SPINLOCK(perfctr_task_lock);	/* perfctr_task_seq */
 static atomic_t perfctr_task_lost;	/* tasks not counted, or in part */
+/* The slots of the tasks followed now, packed: added to at the end under
+ * perfctr_task_lock (readers see the count only after the slot), taken
+ * out, the last moved into the hole, under the lock and an odd seq. */
+static unsigned int *perfctr_task_live;
+static unsigned int perfctr_task_nlive;
 static struct stap_task_finder_target perfctr_tgts[PERFCTR_NDECLARED];
 static unsigned int perfctr_ntgts;
 static unsigned char perfctr_req_tgt[PERFCTR_NDECLARED];
@@ -84,7 +92,7 @@ static int perfctr_read_process(unsigned int idx, u64 *val)
  * (an NMI or interrupt on the same CPU: waiting would never end). */
 static int perfctr_total_once(unsigned int idx, u64 *val)
 {
-	unsigned int seq = READ_ONCE(perfctr_task_seq), s;
+	unsigned int seq = READ_ONCE(perfctr_task_seq), i, n;
 	u64 sum;
 
 	smp_rmb();
@@ -92,12 +100,13 @@ static int perfctr_total_once(unsigned int idx, u64 *val)
 		return READ_ONCE(perfctr_task_seq_cpu) == smp_processor_id() ?
 		       -EBUSY : -EAGAIN;
 	sum = atomic64_read(&perfctr_task_done[idx]);
-	for (s = 0; s < perfctr_task_ids.size; s++) {
+	n = READ_ONCE(perfctr_task_nlive);
+	smp_rmb();	/* the slots up to n were written before it */
+	for (i = 0; i < n; i++) {
 		struct perf_event *ev;
 
-		if (READ_ONCE(perfctr_task_ids.tid[s]) <= 0)
-			continue;
-		ev = READ_ONCE(perfctr_tasks[s].ev[idx]);
+		ev = READ_ONCE(perfctr_tasks[READ_ONCE(perfctr_task_live[i])]
+			       .ev[idx]);
 		if (ev)
 			sum += perfctr_event_count(ev);
 	}
@@ -110,7 +119,7 @@ static int perfctr_total_once(unsigned int idx, u64 *val)
 
 /*
  * Every followed task's count of .process counter idx, live and gone.
- * Any context; costs a pass over the table (PERFCTR_TASKS records).
+ * Any context; costs a pass over the tasks followed now.
  * Returns 0, -EAGAIN (raced with exits every time), -EBUSY (interrupted
  * an exit on this CPU), -ENOSPC (some task could not be counted: the
  * total would be short).
@@ -145,6 +154,40 @@ static struct perf_event *perfctr_task_event(unsigned int i,
 	return perf_event_create_kernel_counter(&attr, -1, tsk, NULL, NULL);
 }
 
+/* Slot s is followed: at the end of the live slots, once.  A reader
+ * that read the count before it does not sum it (its count is ~0). */
+static void perfctr_task_live_add(unsigned int s)
+{
+	unsigned long flags;
+	unsigned int n;
+
+	raw_spin_lock_irqsave(&perfctr_task_lock, flags);
+	if (!perfctr_tasks[s].live) {
+		n = perfctr_task_nlive;
+		WRITE_ONCE(perfctr_task_live[n], s);
+		perfctr_tasks[s].live = n + 1;
+		smp_wmb();	/* the slot before the count that shows it */
+		WRITE_ONCE(perfctr_task_nlive, n + 1);
+	}
+	raw_spin_unlock_irqrestore(&perfctr_task_lock, flags);
+}
+
+/* Slot s is gone: the last live slot takes its place.  Under
+ * perfctr_task_lock with perfctr_task_seq odd: a reader that overlaps
+ * retries. */
+static void perfctr_task_live_del(unsigned int s)
+{
+	unsigned int at = perfctr_tasks[s].live, last;
+
+	if (!at)
+		return;
+	last = perfctr_task_live[perfctr_task_nlive - 1];
+	WRITE_ONCE(perfctr_task_live[at - 1], last);
+	perfctr_tasks[last].live = at;
+	WRITE_ONCE(perfctr_task_nlive, perfctr_task_nlive - 1);
+	perfctr_tasks[s].live = 0;
+}
+
 /* Found (sleepable, usually in tsk itself): the task's counters for the
  * requests of this target. */
 static void perfctr_task_found(unsigned int tgt, struct task_struct *tsk)
@@ -169,6 +212,7 @@ static void perfctr_task_found(unsigned int tgt, struct task_struct *tsk)
 		return;
 	}
 	t = &perfctr_tasks[s];
+	perfctr_task_live_add(s);
 	for (i = 0; i < PERFCTR_NDECLARED; i++) {
 		if (!perfctr_requests[i].id || !perfctr_per_task(i) ||
 		    perfctr_req_tgt[i] != tgt || t->ev[i])
@@ -212,6 +256,7 @@ static void perfctr_task_gone(struct task_struct *tsk)
 		if (t->ev[i])
 			atomic64_add(perfctr_event_count(t->ev[i]),
 				     &perfctr_task_done[i]);
+	perfctr_task_live_del(s);
 	perfctr_tidmap_put(&perfctr_task_ids, s, 1);
 	PERFCTR_RACE(TASK_GONE);
 	smp_wmb();
@@ -318,7 +363,10 @@ static int perfctr_tasks_start(void)
 
 	perfctr_tasks = vzalloc(array_size(PERFCTR_TASKS,
 					   sizeof(*perfctr_tasks)));
-	if (!perfctr_tasks ||
+	perfctr_task_live = vzalloc(array_size(PERFCTR_TASKS,
+					       sizeof(*perfctr_task_live)));
+	perfctr_task_nlive = 0;
+	if (!perfctr_tasks || !perfctr_task_live ||
 	    perfctr_tidmap_alloc(&perfctr_task_ids, PERFCTR_TASKS))
 		return -ENOMEM;	/* perfctr_tasks_stop() frees */
 	perfctr_tasks_targets();
@@ -352,6 +400,8 @@ static void perfctr_tasks_stop(void)
 			  PERFCTR_TASKS);
 	perfctr_tidmap_free(&perfctr_task_ids);
 	vfree(perfctr_tasks);
+	vfree(perfctr_task_live);
+	perfctr_task_live = NULL;
 	perfctr_tasks = NULL;
 }
 

@@ -87,6 +87,8 @@ static int check_sum(const struct counter *c, const struct counter_read *r,
 	static const char *const scope[] = {
 		[PERFCTR_SCOPE_THREAD] = ".thread",
 		[PERFCTR_SCOPE_PROCESS] = ".process",
+		[PERFCTR_SCOPE_CGROUP] = ".cgroup (@perfctr reads its sum "
+					 "over the CPUs)",
 	};
 
 	if ((r->kind != READ_FN_SUM && r->kind != READ_FN_SUM_AGE) ||
@@ -139,6 +141,36 @@ static void canonical_path(char *path, size_t len)
 	free(real);
 }
 
+/*
+ * A .cgroup path names a directory below the cgroup2 mount, as the
+ * kernel walks it at load: absolute, and no "." or ".." (the kernel
+ * would look for a cgroup of that name).  Whether it exists is known
+ * only where the module loads.
+ */
+static int check_cgroup_path(const struct counter *c, struct diag *d)
+{
+	const char *p = c->target, *why = NULL;
+	size_t n;
+
+	if (p[0] != '/')
+		why = "an absolute path below the cgroup2 mount "
+		      "(\"/system.slice/NAME\")";
+	while (!why && *p) {
+		p += strspn(p, "/");
+		n = strcspn(p, "/");
+		if ((n == 1 && p[0] == '.') ||
+		    (n == 2 && p[0] == '.' && p[1] == '.'))
+			why = "a path without '.' or '..' components";
+		p += n;
+	}
+	if (!why)
+		return 0;
+	diag__report(d, DIAG_SEMANTIC, c->src, &c->target_tok, "perfctr "
+		     "counter \"%s\": .cgroup(\"%s\") needs %s", c->id,
+		     c->target, why);
+	return 1;
+}
+
 /* No scope given: a counter counts per CPU, as stap's perf probes do (a
  * target does not change that: .process asks for it); a sampling clause
  * samples the target when stap has one (-c, -x), as perf record -- CMD.
@@ -158,26 +190,30 @@ static int check_scope(const struct model *m, struct counter *c,
 		return 1;
 	}
 	if (counter__samples(c) && (c->mux ||
-				    c->scope == PERFCTR_SCOPE_THREAD)) {
+				    c->scope == PERFCTR_SCOPE_THREAD ||
+				    c->scope == PERFCTR_SCOPE_CGROUP)) {
 		diag__report(d, DIAG_SEMANTIC, c->src, &c->where,
 			     "a sampling perfctr probe samples per CPU or per "
-			     "process: drop .thread or .multiplex");
+			     "process: drop .thread, .cgroup or .multiplex");
 		return 1;
 	}
 	if (counter__grouped(c) && c->scope != PERFCTR_SCOPE_CPU) {
 		diag__report(d, DIAG_SEMANTIC, c->src, &c->group_tok,
 			     "perfctr counter \"%s\": a group counts per CPU "
 			     "only (perfctr-run opens it on each CPU); drop "
-			     ".thread/.process, or .group", c->id);
+			     ".thread/.process/.cgroup, or .group", c->id);
 		return 1;
 	}
 	if (c->mux && c->scope != PERFCTR_SCOPE_CPU) {
 		diag__report(d, DIAG_SEMANTIC, c->src, &c->where,
 			     "perfctr counter \"%s\": .multiplex counts per "
-			     "CPU only; drop .thread/.process, or .multiplex",
+			     "CPU only; drop .thread/.process/.cgroup, or "
+			     ".multiplex",
 			     c->id);
 		return 1;
 	}
+	if (c->scope == PERFCTR_SCOPE_CGROUP)
+		return check_cgroup_path(c, d);
 	if (c->target[0] && c->target[0] != '/') {
 		diag__report(d, DIAG_SEMANTIC, c->src, &c->target_tok,
 			     "perfctr counter \"%s\": .process(\"%s\") needs "
@@ -205,6 +241,9 @@ static void scope_text(const struct counter *c, char *buf, size_t len)
 	if (c->scope == PERFCTR_SCOPE_THREAD)
 		snprintf(buf, len, ".thread (per thread: each thread's own "
 			 "count)");
+	else if (c->scope == PERFCTR_SCOPE_CGROUP)
+		snprintf(buf, len, ".cgroup(\"%s\") (every task in the cgroup "
+			 "and below it)", c->target);
 	else if (c->scope == PERFCTR_SCOPE_PROCESS && c->target[0])
 		snprintf(buf, len, ".process(\"%s\") (%s every task running "
 			 "it)", c->target, samples ? "samples" : "counts in");

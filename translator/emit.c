@@ -145,16 +145,18 @@ static int emit_requests_text(struct strbuf *sb, const struct model *m)
 	return 0;
 }
 
-/* A .thread counter's place among the script's .thread counters: each
- * thread's record holds just those. */
-static unsigned int thread_slot(const struct model *m, const struct counter *c)
+/* A .thread or .cgroup counter's place among the script's counters of
+ * its scope: a thread's record, and a CPU's cgroup bookkeeping, hold
+ * just those. */
+static unsigned int scope_slot(const struct model *m, const struct counter *c)
 {
+	unsigned int scope = c->scope == PERFCTR_SCOPE_CGROUP ?
+			     PERFCTR_SCOPE_CGROUP : PERFCTR_SCOPE_THREAD;
 	unsigned int n = 0;
 	size_t i;
 
 	for (i = 0; i < m->ncounters && &m->counters[i] != c; i++)
-		n += m->counters[i].used &&
-		     m->counters[i].scope == PERFCTR_SCOPE_THREAD;
+		n += m->counters[i].used && m->counters[i].scope == scope;
 	return n;
 }
 
@@ -219,7 +221,7 @@ static int emit_table(struct strbuf *sb, const struct model *m)
 		strbuf__printf(sb, ", .plm = %u, .gh = %u, .mux = %u, "
 			       ".scope = %u, .tslot = %u, .sample = %u, "
 			       ".hz = %u, .precise = %u, .target = ", r.plm,
-			       r.gh, r.mux, r.scope, thread_slot(m, c),
+			       r.gh, r.mux, r.scope, scope_slot(m, c),
 			       r.sample, r.hz, r.precise);
 		c_string(sb, r.target);
 		strbuf__add(sb, ", .src = ", 9);
@@ -341,7 +343,7 @@ static void emit_sample_handlers(struct strbuf *sb, const struct model *m)
 /* Which scopes the runtime must build in; .thread records' size. */
 static void emit_scopes(struct strbuf *sb, const struct model *m)
 {
-	const struct counter *last = NULL;
+	const struct counter *last = NULL, *last_cg = NULL;
 	int process = 0, samples = 0;
 	size_t i;
 
@@ -350,12 +352,17 @@ static void emit_scopes(struct strbuf *sb, const struct model *m)
 
 		if (counter__readable(c) && c->scope == PERFCTR_SCOPE_THREAD)
 			last = c;
+		if (counter__readable(c) && c->scope == PERFCTR_SCOPE_CGROUP)
+			last_cg = c;
 		process |= c->used && c->scope == PERFCTR_SCOPE_PROCESS;
 		samples |= c->used && counter__samples(c);
 	}
 	if (last)
 		strbuf__printf(sb, "#define PERFCTR_NTHREAD %u\n",
-			       thread_slot(m, last) + 1);
+			       scope_slot(m, last) + 1);
+	if (last_cg)
+		strbuf__printf(sb, "#define PERFCTR_NCGROUP %u\n",
+			       scope_slot(m, last_cg) + 1);
 	if (process)
 		strbuf__printf(sb, "#define PERFCTR_HAVE_PROCESS 1\n");
 	if (samples)
@@ -377,6 +384,8 @@ static const char *read_fn(const struct counter *c)
 		return "perfctr_read_thread";
 	case PERFCTR_SCOPE_PROCESS:
 		return "perfctr_read_process";
+	case PERFCTR_SCOPE_CGROUP:
+		return "perfctr_read_cgroup";
 	}
 	if (c->group_no)	/* one snapshot of the group per probe */
 		return "perfctr_read_group";

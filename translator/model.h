@@ -31,7 +31,7 @@ struct counter {
 	int mux;			/* .multiplex */
 	unsigned int scope;		/* enum perfctr_scope */
 	int scope_given;		/* else: process with a target, cpu */
-	char target[PERFCTR_SRC_MAX];	/* .process("PATH") */
+	char target[PERFCTR_SRC_MAX];	/* .process("PATH"), .cgroup("PATH") */
 	struct token target_tok;
 	const struct source *src;
 	struct token where;		/* the "probe" keyword */

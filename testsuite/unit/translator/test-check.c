@@ -227,6 +227,96 @@ static void read_scopes(void)
 	}
 }
 
+/* ------------------------------------------------------------ .cgroup */
+
+/* What a .cgroup("PATH") clause may be, the reads it answers, and the
+ * tapset for it: each a clause for counter "c", a read of it, the
+ * errors, and the message and where. */
+static const struct scope_case cgroup_cases[] = {
+	{ ".cgroup(\"system.slice\")", "probe end { x = @perfctr(\"c\") }", 1,
+	  0, "perfctr counter \"c\": .cgroup(\"system.slice\") needs an "
+	  "absolute path below the cgroup2 mount", "t.stp:1:33" },
+	{ ".cgroup(\"\")", "probe end { x = @perfctr(\"c\") }", 1, 0,
+	  "needs an absolute path", "t.stp:1:33" },
+	{ ".cgroup(\"/a/../b\")", "probe end { x = @perfctr(\"c\") }", 1, 0,
+	  ".cgroup(\"/a/../b\") needs a path without '.' or '..' components",
+	  "t.stp:1:33" },
+	{ ".cgroup(\"/a/.\")", "probe end { x = @perfctr(\"c\") }", 1, 0,
+	  "without '.' or '..'", "t.stp:1:33" },
+	{ ".cgroup(\"/a\").sample(1000)", "", 1, 0, "a sampling perfctr probe "
+	  "samples per CPU or per process: drop .thread, .cgroup or "
+	  ".multiplex", "t.stp:1:1" },
+	{ ".cgroup(\"/a\").multiplex", "probe end { x = @perfctr(\"c\") }", 1, 0,
+	  ".multiplex counts per CPU only; drop .thread/.process/.cgroup",
+	  "t.stp:1:1" },
+	{ ".cgroup(\"/a\")", "probe end { x = perfctr_sum(\"c\") }", 1, 0,
+	  "perfctr_sum(\"c\") sums a .cpu counter over the CPUs; counter \"c\" "
+	  "is .cgroup (@perfctr reads its sum over the CPUs)", "t.stp:2:29" },
+	{ ".cgroup(\"/a\")", "probe end { x = perfctr_total(\"c\") }", 1, 0,
+	  "counter \"c\" counts .cgroup(\"/a\") (every task in the cgroup and "
+	  "below it), and only a .process counter has a total", "t.stp:2:17" },
+	{ ".cgroup(\"/\")", "probe begin, end, timer.s(1) { x = @perfctr(\"c\") "
+	  "+ perfctr_read(\"c\") + perfctr_delta(\"c\", 0, 0) }", 0, 0, NULL,
+	  NULL },
+	{ ".user.cgroup(\"/system.slice/a b.service\")",
+	  "probe end { x = @perfctr(\"c\") }", 0, 0, NULL, NULL },
+};
+
+static void cgroups(void)
+{
+	static const char text[] =
+		"probe perfctr.event(\"x\").cgroup(\"/a\").counter(\"a\") {}\n"
+		"probe perfctr.event(\"y\").thread.counter(\"t\") {}\n"
+		"probe perfctr.event(\"z\").cgroup(\"/a/b\").counter(\"b\") {}\n"
+		"probe timer.s(1) { x = @perfctr(\"a\") + @perfctr(\"t\") + "
+		"perfctr_delta(\"b\", 0, 0) }\n";
+	struct emit_opts opts = { "/rt", "0123456789abcdef", "stapdev" };
+	struct generated gen;
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < sizeof(cgroup_cases) / sizeof(cgroup_cases[0]); i++) {
+		const struct scope_case *c = &cgroup_cases[i];
+		char buf[512];
+		int good;
+
+		snprintf(buf, sizeof(buf), "probe perfctr.event(\"x\")%s%s {}\n"
+			 "%s\n", c->clause, strstr(c->clause, "sample") ? "" :
+			 ".counter(\"c\")", c->probe);
+		run(&r, buf, 0);
+		good = r.errors == c->errors && r.d.warnings == c->warnings &&
+		       (!c->msg || (strstr(r.msgs, c->msg) &&
+				    strstr(r.msgs, c->at)));
+		ok(good, "%s %s: %d error(s)%s%s", c->clause, c->probe,
+		   c->errors, c->at ? " at " : "", c->at ? c->at : "");
+		if (!good)
+			printf("# %s\n", r.msgs);
+		done(&r);
+	}
+	run(&r, text, 0);
+	is_int(r.errors, 0, ".cgroup counters read anywhere");
+	is_int(rewrite__reads(&r.m), 3, "three sites");
+	ok(!emit__generate(&r.m, &opts, &gen), "the tapset is generated");
+	like(gen.stp.buf, "#define PERFCTR_NTHREAD 1\n#define PERFCTR_NCGROUP 2\n",
+	     "two .cgroup slots, one .thread slot");
+	like(gen.stp.buf, "[0] = { .id = \"a\", .event = \"x\", .plm = 3, .gh = 0, "
+	     ".mux = 0, .scope = 3, .tslot = 0, .sample = 0, .hz = 0, "
+	     ".precise = 0, .target = \"/a\"", "the first: scope 3, slot 0, "
+	     "its path");
+	like(gen.stp.buf, ".scope = 3, .tslot = 1, .sample = 0, .hz = 0, "
+	     ".precise = 0, .target = \"/a/b\"", "the second: slot 1");
+	like(gen.stp.buf, "PERFCTR_READ(perfctr_read_cgroup, 0, \"counter "
+	     "\\042a\\042\", 0); %}\n", "@perfctr: the cgroup read");
+	like(gen.stp.buf, "PERFCTR_DELTA(perfctr_read_cgroup, 2, \"counter "
+	     "\\042b\\042\", 2, STAP_ARG_start, STAP_ARG_stamp, 0); %}\n",
+	     "perfctr_delta: no stamp check (not per CPU)");
+	like(gen.stp.buf, "MODULE_INFO(perfctr_req, \"idx=2;id=b;event=z;plm=uk;"
+	     "src=t.stp:3:1;scope=3;target=/a/b\");",
+	     "the request carries scope and path");
+	emit__free(&gen);
+	done(&r);
+}
+
 /* ------------------------------------------------------------ -v notes */
 
 static void notes(void)
@@ -303,7 +393,7 @@ static const struct group_case group_cases[] = {
 	{ "probe perfctr.event(\"x\").group(\"g\").counter(\"a\") {}\n"
 	  "probe perfctr.event(\"y\").thread.group(\"g\").counter(\"b\") {}\n"
 	  G_READ, 1, 0, "perfctr counter \"b\": a group counts per CPU only "
-	  "(perfctr-run opens it on each CPU); drop .thread/.process, or "
+	  "(perfctr-run opens it on each CPU); drop .thread/.process/.cgroup, or "
 	  ".group", "t.stp:2:39" },
 	{ "probe perfctr.event(\"x\").process(\"/bin/true\").group(\"g\")"
 	  ".counter(\"a\") {}\n"
@@ -597,6 +687,7 @@ int main(void)
 	thread_event_fns();
 	read_probes();
 	read_scopes();
+	cgroups();
 	notes();
 	groups();
 	sites();

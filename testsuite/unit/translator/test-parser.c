@@ -86,14 +86,23 @@ static void scopes(void)
 		"probe perfctr.event(\"b\").user.cpu.counter(\"b\") {}\n"
 		"probe perfctr.event(\"c\").thread.counter(\"c\") {}\n"
 		"probe perfctr.event(\"d\").process(\"/bin/ls\").counter(\"d\") {}\n"
-		"probe perfctr.event(\"e\").process.counter(\"e\") {}\n");
+		"probe perfctr.event(\"e\").process.counter(\"e\") {}\n"
+		"probe perfctr.event(\"f\").user.cgroup(\"/s.slice/x\").group"
+		"(\"g\").counter(\"f\") {}\n");
 	is_int(r.errors, 0, "scopes parse");
-	ok(r.m.ncounters == 5 && !r.m.counters[0].scope_given &&
+	ok(r.m.ncounters == 6 && r.m.counters[5].scope == PERFCTR_SCOPE_CGROUP &&
+	   r.m.counters[5].scope_given &&
+	   !strcmp(r.m.counters[5].target, "/s.slice/x") &&
+	   !strcmp(r.m.counters[5].group, "g") &&
+	   r.m.counters[5].target_tok.line == 6 &&
+	   r.m.counters[5].target_tok.col == 38,
+	   ".user.cgroup(\"PATH\").group(\"G\"): the path, and where it is");
+	ok(r.m.ncounters == 6 && !r.m.counters[0].scope_given &&
 	   r.m.counters[1].scope == PERFCTR_SCOPE_CPU &&
 	   r.m.counters[1].scope_given &&
 	   r.m.counters[1].plm == PERFCTR_PLM_USER,
 	   "no scope: left to the checker; .user.cpu");
-	ok(r.m.ncounters == 5 &&
+	ok(r.m.ncounters == 6 &&
 	   r.m.counters[2].scope == PERFCTR_SCOPE_THREAD &&
 	   r.m.counters[3].scope == PERFCTR_SCOPE_PROCESS &&
 	   !strcmp(r.m.counters[3].target, "/bin/ls") &&
@@ -220,10 +229,16 @@ static const struct bad bad[] = {
 	  "t.stp:1:15" },
 	{ "probe perfctr.event(\"x\") {}",
 	  "incomplete perfctr probe point, expected '.' and one of 'user', "
-	  "'kernel', 'cpu', 'thread', 'process', 'group', 'multiplex', 'counter'",
+	  "'kernel', 'cpu', 'thread', 'process', 'cgroup', 'group', 'multiplex', 'counter'",
 	  "t.stp:1:26" },
 	{ "probe perfctr.event(\"x\").thread.cpu.counter(\"c\") {}",
 	  "'.cpu' conflicts with '.thread'", "t.stp:1:33" },
+	{ "probe perfctr.event(\"x\").cgroup(\"/a\").thread.counter(\"c\") {}",
+	  "'.thread' conflicts with '.cgroup'", "t.stp:1:39" },
+	{ "probe perfctr.event(\"x\").cgroup.counter(\"c\") {}",
+	  "expected '(' after 'cgroup'", "t.stp:1:32" },
+	{ "probe perfctr.event(\"x\").cgroup(1).counter(\"c\") {}",
+	  "expected a string literal or @N", "t.stp:1:33" },
 	{ "probe perfctr.event(\"x\").multiplex.thread.counter(\"c\") {}",
 	  "'.thread' must come before '.multiplex'", "t.stp:1:36" },
 	{ "probe perfctr.event(\"x\").thread.user.counter(\"c\") {}",
