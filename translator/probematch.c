@@ -2,7 +2,8 @@
 /*
  * probematch.c - stap -l / -L patterns over the perfctr probe points,
  * in the order parser.c enforces: a counter is
- *   perfctr.event("E")[.user|.kernel][.cpu|.thread|.process[("PATH")]]
+ *   perfctr.event("E")[.user|.kernel]
+ *     [.cpu|.thread|.process[("PATH")]|.cgroup("PATH")]
  *     [.multiplex].counter("ID")	(.multiplex per CPU only)
  * and a sampling probe
  *   perfctr.event("E")[.user|.kernel][.cpu|.process[("PATH")]]
@@ -24,12 +25,14 @@
 /* Every component name a perfctr point has (for "similar: ..."). */
 static const char *const comp_names[] = {
 	"perfctr", "event", "user", "kernel", "cpu", "thread", "process",
-	"multiplex", "counter", "sample", "hz", "precise",
+	"cgroup", "multiplex", "counter", "sample", "hz", "precise",
 };
 
 /* The optional components: a point has at most one of each row. */
 static const char *const plm_forms[] = { NULL, "user", "kernel" };
-static const char *const scope_forms[] = { NULL, "cpu", "thread", "process" };
+static const char *const scope_forms[] = {
+	NULL, "cpu", "thread", "process", "cgroup"
+};
 static const char *const mux_forms[] = { NULL, "multiplex" };
 /* A sampling probe's rate, and what stands for its number in a point
  * the pattern gives none for. */
@@ -234,6 +237,17 @@ static const char *arg_for(const struct pm_pattern *p, const char *name,
 	return optional ? NULL : stand_in;
 }
 
+/* The argument of scope component name: .process's optional path,
+ * .cgroup's required one; NULL where the scope takes none. */
+static const char *scope_arg(const struct pm_pattern *p, const char *name)
+{
+	if (!strcmp(name, "process"))
+		return arg_for(p, name, "PATH", 1);
+	if (!strcmp(name, "cgroup"))
+		return arg_for(p, name, "PATH", 0);
+	return NULL;
+}
+
 /* One candidate point, its optional components NULL where absent: each
  * that p matches goes to fn. */
 struct form {
@@ -253,8 +267,8 @@ static int try_form(const struct pm_pattern *p, const char *event,
 	if (f->plm)
 		c[nc++] = (struct cand){ f->plm, NULL, 1, 0, 0 };
 	if (f->scope)
-		c[nc++] = (struct cand){ f->scope, strcmp(f->scope, "process") ?
-			NULL : arg_for(p, "process", "PATH", 1), 1, 1, 0 };
+		c[nc++] = (struct cand){ f->scope, scope_arg(p, f->scope), 1, 1,
+					 0 };
 	if (f->mux)
 		c[nc++] = (struct cand){ f->mux, NULL, 1, 0, 0 };
 	if (!f->rate) {
@@ -293,8 +307,9 @@ int probematch__event(const struct pm_pattern *p, const char *event,
 					continue;
 				hits += try_form(p, event, &f, forms, fn, ctx);
 			}
-			/* no sampling probe is per thread */
-			if (f.scope && !strcmp(f.scope, "thread"))
+			/* no sampling probe is per thread or cgroup */
+			if (f.scope && (!strcmp(f.scope, "thread") ||
+					!strcmp(f.scope, "cgroup")))
 				continue;
 			f.mux = NULL;
 			for (r = 0; r < ARRAY_SIZE(rate_forms); r++)

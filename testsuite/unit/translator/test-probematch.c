@@ -50,7 +50,8 @@ static const struct {
 	  "perfctr.event(\"cycles\").kernel.cpu.counter(\"c\")\n"
 	  "perfctr.event(\"cycles\").kernel.cpu.multiplex.counter(\"c\")\n"
 	  "perfctr.event(\"cycles\").kernel.thread.counter(\"c\")\n"
-	  "perfctr.event(\"cycles\").kernel.process.counter(\"c\")\n" },
+	  "perfctr.event(\"cycles\").kernel.process.counter(\"c\")\n"
+	  "perfctr.event(\"cycles\").kernel.cgroup(\"PATH\").counter(\"c\")\n" },
 	/* scopes, and sampling probes where the pattern names them */
 	{ "perfctr.event(\"cycles\").thread", "cycles", 0,
 	  "perfctr.event(\"cycles\").thread.counter(\"ID\")\n" },
@@ -68,6 +69,12 @@ static const struct {
 	  "perfctr.event(\"cycles\").sample(1000).precise(2)\n" },
 	{ "perfctr.event(\"cycles\").sample(1000).precise", "cycles", 0,
 	  "perfctr.event(\"cycles\").sample(1000).precise\n" },
+	{ "perfctr.event(\"cycles\").cgroup(\"/ctr/a\")", "cycles", 0,
+	  "perfctr.event(\"cycles\").cgroup(\"/ctr/a\").counter(\"ID\")\n" },
+	{ "perfctr.event(\"cycles\").cgroup", "cycles", 0,
+	  "perfctr.event(\"cycles\").cgroup(\"PATH\").counter(\"ID\")\n" },
+	{ "perfctr.event(\"cycles\").cgroup(\"/a\").hz(99)", "cycles", 1, "" },
+	{ "perfctr.event(\"cycles\").cgroup(\"/a\").multiplex", "cycles", 1, "" },
 	{ "perfctr.event(\"cycles\").thread.multiplex", "cycles", 1, "" },
 	{ "perfctr.event(\"cycles\").thread.sample(1000)", "cycles", 1, "" },
 	{ "perfctr.event(\"cycles\").multiplex.sample(1000)", "cycles", 1, "" },
@@ -83,13 +90,15 @@ static const struct {
 	  "perfctr.event(\"cycles\").user.multiplex.counter(\"c\")\n"
 	  "perfctr.event(\"cycles\").user.cpu.counter(\"c\")\n"
 	  "perfctr.event(\"cycles\").user.thread.counter(\"c\")\n"
-	  "perfctr.event(\"cycles\").user.process.counter(\"c\")\n" },
+	  "perfctr.event(\"cycles\").user.process.counter(\"c\")\n"
+	  "perfctr.event(\"cycles\").user.cgroup(\"PATH\").counter(\"c\")\n" },
 	{ "perfctr.event(\"cycles\").*.counter(\"c\")", "cycles", 0, "" },
 	{ "perfctr.event(\"cycles\").*.counter(\"c\")", "cycles", 1,
 	  "perfctr.event(\"cycles\").multiplex.counter(\"c\")\n"
 	  "perfctr.event(\"cycles\").cpu.counter(\"c\")\n"
 	  "perfctr.event(\"cycles\").thread.counter(\"c\")\n"
 	  "perfctr.event(\"cycles\").process.counter(\"c\")\n"
+	  "perfctr.event(\"cycles\").cgroup(\"PATH\").counter(\"c\")\n"
 	  "perfctr.event(\"cycles\").user.counter(\"c\")\n"
 	  "perfctr.event(\"cycles\").kernel.counter(\"c\")\n" },
 	{ "perfctr.event(\"cycles\").counter(\"c\")", "cycles", 0,
