@@ -51,7 +51,7 @@ const char *perfctr_priv__rule(const struct perfctr_request *req,
 		*need = 0;
 		return req->group[0] ? "a group's counter (CPU-wide: perfctr-run "
 				       "opens it on each CPU)" :
-		       "a CPU-wide counter (.cpu, .thread, .multiplex)";
+		       "a CPU-wide counter (.cpu, .thread, .cgroup, .multiplex)";
 	}
 	return NULL;
 }

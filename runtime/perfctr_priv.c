@@ -15,7 +15,7 @@
  *   perf_event_paranoid > 2   no counter at all
  *   perf_event_paranoid > 1   no counting in kernel mode (exclude_kernel
  *                             clear: perf_allow_kernel)
- *   perf_event_paranoid > 0   no CPU-wide counter (.cpu, .thread,
+ *   perf_event_paranoid > 0   no CPU-wide counter (.cpu, .thread, .cgroup,
  *                             .multiplex: perf_allow_cpu)
  *
  * and a .process counter is made only in tasks whose real, effective and
@@ -136,7 +136,7 @@ static const char *perfctr_priv_rule(unsigned int i, int paranoid, int *need)
 		*need = 0;
 		return r->group ? "a group's counter (CPU-wide: perfctr-run "
 				  "opens it on each CPU)" :
-		       "a CPU-wide counter (.cpu, .thread, .multiplex)";
+		       "a CPU-wide counter (.cpu, .thread, .cgroup, .multiplex)";
 	}
 	return NULL;
 }

@@ -68,7 +68,7 @@ int main(void)
 	       "is 2, and counting in kernel mode needs 1 or less");
 	expect("stapusr", P, &kernel_too, 1, 1000, NULL);
 	expect("stapusr", C, &user_only, 1, 1000,
-	       "is 1, and a CPU-wide counter (.cpu, .thread, .multiplex) "
+	       "is 1, and a CPU-wide counter (.cpu, .thread, .cgroup, .multiplex) "
 	       "needs 0 or less");
 	expect("stapsys", T, &user_only, 1, 1000, "a CPU-wide counter");
 	expect("stapusr", C, &kernel_too, 0, 1000, NULL);
