@@ -4,7 +4,7 @@
  *
  * Each round starts N threads (small stacks) that wait until all are
  * alive, then each makes a start marker (getppid), touches PAGES fresh
- * pages of its own (one page fault each), makes an end marker (getpgrp),
+ * pages of its own (one page fault each), makes an end marker (getpgid),
  * gives its pages back and waits until all have done so before it exits.
  * After joining them the main thread waits 200 ms (their last context
  * switches) and makes a round marker (getsid).
@@ -36,7 +36,7 @@ static void *work(void *arg)
 	syscall(SYS_getppid);
 	for (i = 0; i < pages; i++)
 		p[i * 4096] = 1;
-	syscall(SYS_getpgrp);
+	syscall(SYS_getpgid, 0);
 	madvise(p, pages * 4096, MADV_DONTNEED);
 	pthread_barrier_wait(&done);
 	return NULL;
