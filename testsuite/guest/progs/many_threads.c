@@ -59,6 +59,8 @@ int main(int argc, char **argv)
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (!tid || mem == MAP_FAILED)
 		guest_fail("many_threads", "memory");
+	/* a huge page would make one fault of some thread's 8 */
+	madvise(mem, n * pages * 4096, MADV_NOHUGEPAGE);
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, PTHREAD_STACK_MIN);
 	for (r = 0; r < rounds; r++) {
