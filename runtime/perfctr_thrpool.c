@@ -51,13 +51,13 @@ static unsigned long perfctr_thr_kick;
 #define PERFCTR_THR_FULL	1
 /* claims and give-backs on every CPU write it: a line of its own */
 static atomic_t perfctr_thr_used ____cacheline_aligned_in_smp;
-/* What growth did, for the tests to see without a log: work item runs,
+/* What growth did, for the tests to see without a log: worker runs,
  * segments it added, its failed allocations. */
 static struct {
 	unsigned int runs, grown, failed;
 } perfctr_thr_stat;
 
-/* Sleepable: the work item, or the start.  Adds one segment. */
+/* Sleepable: the worker, or the start.  Adds one segment. */
 static int perfctr_thr_grow(void)
 {
 	unsigned int n = perfctr_thr_nseg;
