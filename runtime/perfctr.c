@@ -97,8 +97,8 @@ static const char *perfctr_read_error(unsigned int idx, int rc)
 		if (perfctr_requests[idx].scope == PERFCTR_SCOPE_PROCESS)
 			return "is not counted in every task: the task table "
 			       "was full (stap -D PERFCTR_TASKS=N)";
-		return "has no room for this thread: the thread table is full "
-		       "(stap -D PERFCTR_THREADS=N)";
+		return "has no room for this thread: all thread records are "
+		       "in use (at most stap -D PERFCTR_THREADS=N)";
 	case -ESRCH:
 		if (perfctr_requests[idx].scope == PERFCTR_SCOPE_THREAD)
 			return "is not counted in this CPU's idle task";

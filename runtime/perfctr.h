@@ -180,6 +180,8 @@ static void perfctr_sample_run(unsigned int idx, struct perf_event *ev,
 #define PERFCTR_SAMPLE_HANDLER(idx)					static void perfctr_sample_handler_##idx(struct perf_event *ev,						 struct perf_sample_data *data,						 struct pt_regs *regs)		{										perfctr_sample_run(idx, ev, data, regs);			}
 #endif
 
+struct perfctr_thread;
+
 /* This CPU's counters (alloc_percpu), one pair of pairs per request.
  * gen, want, leaving: CPU hotplug (perfctr_cpus.c).  Groups: the events
  * perfctr-run opened on this CPU, set at start and unchanged until the
@@ -192,8 +194,8 @@ struct perfctr_cpu {
 	int want;		/* counters the hotplug work must create */
 	int leaving;		/* going offline: counts final, not errors */
 #ifdef PERFCTR_NTHREAD
-	int thr_slot;		/* 1 + the record slot of the thread last
-				 * switched in here (perfctr_thread.c), 0 */
+	struct perfctr_thread *thr;	/* of the thread last switched in
+					 * here (perfctr_thread.c), NULL */
 #endif
 #ifdef PERFCTR_HAVE_PAYLOAD
 	const struct perfctr_sample_now *sample;	/* NULL: no body runs */

@@ -7,22 +7,22 @@
  * outgoing thread adds what it counted since it came in, the incoming one
  * notes where it starts.  A read in a probe is the current thread's sum
  * plus what this CPU counted since it came in, so migrations do not matter:
- * a thread always comes in through a switch on its new CPU.  A thread's
- * count starts when it is first seen (its first switch, or first read,
- * after the module started).  Time a thread spends on a CPU whose counter
+ * a thread always comes in through a switch on its new CPU.  Time a thread spends on a CPU whose counter
  * cannot be read at its switch-in (not re-created yet after CPU hotplug,
  * or not counting) is not in its count, and its reads fail until its
  * next switch-in finds the counter counting.
  *
- * Records live in a table allocated at start (PERFCTR_THREADS entries,
- * stap -D PERFCTR_THREADS=N), found through perfctr_tidmap.c; only the CPU
- * a thread runs on touches its record.  Each CPU remembers the slot of
- * the thread it switched in last (or that read last), so a read finds
- * the current thread's record with one compare instead of a lookup: the
- * slot's id in the table must be the current thread's, which also keeps
- * out a slot freed and taken by another thread meanwhile.  A thread that finds no slot is not
- * counted and its reads raise an error; a thread's last switch (it has
- * exited) frees its slot, so reads in its exit probes still see it.
+ * A thread has a record only once the script needs it: its first .thread
+ * read claims one (perfctr_thrpool.c) and starts its count there, so
+ * that read returns 0 and later ones what it counted since (the
+ * switches of a thread without a record skip the bookkeeping).  Its last
+ * switch (it has exited) gives the record back, so reads in its exit
+ * probes still see it.  Each CPU remembers the record of the thread it
+ * switched in last (or that read last), so a read finds the current
+ * thread's record with one compare instead of a lookup: the record's tid
+ * must be the current thread's, which also keeps out a record given back
+ * and claimed by another thread meanwhile.  A thread that finds no room
+ * is not counted and its reads raise an error.
  *
  * Readers run in any context, NMI included, and one can interrupt the
  * switch that is taking its own thread out.  So the outgoing thread's
@@ -38,11 +38,6 @@
 #include <linux/tracepoint.h>
 #include <linux/version.h>
 
-#include "perfctr_tidmap.c"
-
-#ifndef PERFCTR_THREADS
-#define PERFCTR_THREADS 4096
-#endif
 
 /* start[k] when counter k could not be read at the switch-in */
 #define PERFCTR_NO_START	U64_MAX
@@ -55,46 +50,46 @@ struct perfctr_thread_half {
 
 struct perfctr_thread {
 	unsigned int cur;	/* the half that holds */
+	int tid;		/* its thread; 0 while free or going */
 	struct perfctr_thread_half h[2];
 };
 
-static struct perfctr_tidmap perfctr_thread_ids;
-static struct perfctr_thread *perfctr_threads;
+#include "perfctr_thrpool.c"
+
 static unsigned int perfctr_thread_req[PERFCTR_NTHREAD];	/* slot -> idx */
 static struct tracepoint *perfctr_tp_switch;
 static int perfctr_tp_registered;
 
 /* This CPU remembers t (NULL: none) as its current thread's record.
- * IRQs off, on this CPU: a nested reader sees the slot before or after,
- * one int, and checks it against its own thread anyway. */
-static void perfctr_thread_remember(const struct perfctr_thread *t)
+ * IRQs off, on this CPU: a nested reader sees the pointer before or
+ * after, and checks it against its own thread anyway. */
+static void perfctr_thread_remember(struct perfctr_thread *t)
 {
-	WRITE_ONCE(this_cpu_ptr(perfctr_cpus)->thr_slot,
-		   t ? (int)(t - perfctr_threads) + 1 : 0);
+	WRITE_ONCE(this_cpu_ptr(perfctr_cpus)->thr, t);
 }
 
-/* The record of tid, claiming one when create is set (*fresh: claimed
- * now, all zero); NULL when there is none (or no room). */
-static struct perfctr_thread *perfctr_thread_find(int tid, int create,
-						  int *fresh)
-{
-	int s = perfctr_tidmap_get(&perfctr_thread_ids, tid, create, fresh);
-
-	return s < 0 ? NULL : &perfctr_threads[s];
-}
-
-/* The record of tid, the thread running here, if this CPU remembers
- * it: the slot's id is still tid (a record going away is marked held
- * before it is zeroed, so its id no longer matches).  IRQs off. */
+/* The record of tid, the thread running here, if this CPU remembers it
+ * and it is still tid's (one going away has its tid cleared before it is
+ * zeroed).  IRQs off. */
 static __always_inline struct perfctr_thread *
 perfctr_thread_remembered(int tid)
 {
-	int s = READ_ONCE(this_cpu_ptr(perfctr_cpus)->thr_slot) - 1;
-	const int *ids = READ_ONCE(perfctr_thread_ids.tid);
+	struct perfctr_thread *t = READ_ONCE(this_cpu_ptr(perfctr_cpus)->thr);
 
-	if (s < 0 || !ids || tid <= 0 || READ_ONCE(ids[s]) != tid)
+	if (!t || tid <= 0 || READ_ONCE(t->tid) != tid)
 		return NULL;
-	return &perfctr_threads[s];
+	return t;
+}
+
+/* The record of tid, a thread switching here, if it has one.  IRQs off. */
+static struct perfctr_thread *perfctr_thread_lookup(int tid)
+{
+	struct perfctr_thr_seg *g;
+	int s;
+
+	if (tid <= 0 || !perfctr_thr_tracked(tid))
+		return NULL;
+	return perfctr_thr_find(tid, &g, &s);
 }
 
 static struct perfctr_thread_half *perfctr_thread_now(struct perfctr_thread *t)
@@ -174,20 +169,6 @@ static bool perfctr_task_dead(const struct task_struct *t)
 	return READ_ONCE(t->__state) == TASK_DEAD;
 }
 
-/* Its last switch: the record is zeroed while no one can find it, then
- * free for others. */
-static void perfctr_thread_gone(int tid)
-{
-	int fresh, s = perfctr_tidmap_get(&perfctr_thread_ids, tid, 0, &fresh);
-
-	if (s < 0)
-		return;
-	perfctr_tidmap_put(&perfctr_thread_ids, s, 1);
-	PERFCTR_RACE(THREAD_GONE);
-	memset(&perfctr_threads[s], 0, sizeof(perfctr_threads[s]));
-	perfctr_tidmap_put(&perfctr_thread_ids, s, 0);
-}
-
 /* sched_switch, on this CPU, IRQs off; the idle tasks (pid 0) are not
  * threads anyone asks about. */
 static void perfctr_on_switch(void *data, bool preempt,
@@ -198,21 +179,20 @@ static void perfctr_on_switch(void *data, bool preempt,
 #endif
 			      )
 {
-	struct perfctr_thread *op = NULL, *np = NULL;
-	int fresh;
+	struct perfctr_thread *op, *np;
 
 	if (unlikely(!READ_ONCE(perfctr_cpus)))
 		return;
-	/* no record for prev: not counted since we started */
+	/* no record: the script has not read the thread */
 	op = perfctr_thread_remembered(prev->pid);
-	if (!op && prev->pid)
-		op = perfctr_thread_find(prev->pid, 0, &fresh);
-	if (next->pid)
-		np = perfctr_thread_find(next->pid, 1, &fresh);
-	perfctr_thread_switch(op, np);
+	if (!op)
+		op = perfctr_thread_lookup(prev->pid);
+	np = perfctr_thread_lookup(next->pid);
+	if (op || np)
+		perfctr_thread_switch(op, np);
 	perfctr_thread_remember(np);
 	if (op && perfctr_task_dead(prev))	/* its last switch */
-		perfctr_thread_gone(prev->pid);
+		perfctr_thr_give_back(prev->pid);
 }
 
 /*
@@ -227,7 +207,7 @@ static int perfctr_read_thread(unsigned int idx, u64 *val)
 	const struct perfctr_thread_half *h;
 	struct perfctr_thread *t;
 	unsigned long flags;
-	int fresh, rc = 0;
+	int fresh = 0, rc = 0;
 	u64 v = 0;
 
 	if (unlikely(!READ_ONCE(perfctr_cpus)))
@@ -236,8 +216,9 @@ static int perfctr_read_thread(unsigned int idx, u64 *val)
 	t = perfctr_thread_remembered(current->pid);
 	if (!t) {
 		/* a thread in its last switch makes no new record */
-		t = perfctr_thread_find(current->pid,
-					!perfctr_task_dead(current), &fresh);
+		t = perfctr_task_dead(current) ?
+		    perfctr_thread_lookup(current->pid) :
+		    perfctr_thr_claim(current->pid, &fresh);
 		if (t && fresh) {	/* first seen: it counts from now */
 			PERFCTR_RACE(THREAD_NEW);
 			perfctr_thread_in(t);
@@ -275,11 +256,9 @@ static int perfctr_threads_start(void)
 		if (perfctr_requests[i].id &&
 		    perfctr_requests[i].scope == PERFCTR_SCOPE_THREAD)
 			perfctr_thread_req[perfctr_requests[i].tslot] = i;
-	perfctr_threads = vzalloc(array_size(PERFCTR_THREADS,
-					     sizeof(*perfctr_threads)));
-	if (!perfctr_threads ||
-	    perfctr_tidmap_alloc(&perfctr_thread_ids, PERFCTR_THREADS))
-		return -ENOMEM;	/* perfctr_threads_stop() frees */
+	rc = perfctr_thr_pool_start();
+	if (rc)
+		return rc;	/* perfctr_threads_stop() frees */
 	for_each_kernel_tracepoint(perfctr_tp_lookup, NULL);
 	if (!perfctr_tp_switch) {
 		_stp_error("perfctr: .thread counters need the sched_switch "
@@ -299,6 +278,8 @@ static int perfctr_threads_start(void)
 /* Sleepable; idempotent; before the per-CPU counters go. */
 static void perfctr_threads_stop(void)
 {
+	unsigned int cpu;
+
 	if (perfctr_tp_registered) {
 		tracepoint_probe_unregister(perfctr_tp_switch,
 					    perfctr_on_switch, NULL);
@@ -306,9 +287,10 @@ static void perfctr_threads_stop(void)
 	}
 	perfctr_tp_registered = 0;
 	perfctr_tp_switch = NULL;
-	perfctr_tidmap_free(&perfctr_thread_ids);
-	vfree(perfctr_threads);
-	perfctr_threads = NULL;
+	for_each_possible_cpu(cpu)	/* the records go */
+		if (perfctr_cpus)
+			per_cpu_ptr(perfctr_cpus, cpu)->thr = NULL;
+	perfctr_thr_pool_stop();
 }
 
 #else /* !PERFCTR_NTHREAD */

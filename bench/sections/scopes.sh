@@ -3,18 +3,28 @@
 # over a module with none (bench/scopes/sw_*.stp), per context switch (a
 # pipe round trip between two tasks on one CPU: 2 switches) and per system
 # call (getppid(), nothing probing it: the tax every system call pays).
+# .thread twice: tasks the script never reads (a bit test at each
+# switch), and both tasks read once before their loop (the bookkeeping).
 # shellcheck shell=bash
 
 SCOPES_N=${BENCH_SCOPES_N:-20000}
 
 scopes_queue() {
 	local s mode
-	for s in none cpu thread process; do
+	for s in none cpu thread thread_read process; do
 		for mode in switches syscalls; do
 			bench_add "sw_${s}_$mode" -c "@PROGS@/bench_loop $mode $SCOPES_N" \
 				"@BENCH@/scopes/sw_$s.stp"
 		done
 	done
+}
+
+scopes_what() {
+	case $1 in
+	thread) echo "one .thread counter, tasks not read" ;;
+	thread_read) echo "one .thread counter, both tasks read once" ;;
+	*) echo "one .$1 counter" ;;
+	esac
 }
 
 scopes_table() {
@@ -24,8 +34,8 @@ scopes_table() {
 	echo "| module | per switch | per system call | baseline |"
 	echo "|---|---|---|---|"
 	echo "| no counters | $(bench_over "$(bench_least sw_none_switches)" 0 2) | $(bench_least sw_none_syscalls) | pipe round trip / 2; getppid() |"
-	for s in cpu thread process; do
-		echo "| one .$s counter | $(bench_over "$(bench_least "sw_${s}_switches")" "$(bench_least sw_none_switches)" 2) | $(bench_over "$(bench_least "sw_${s}_syscalls")" "$(bench_least sw_none_syscalls)") | over no counters |"
+	for s in cpu thread thread_read process; do
+		echo "| $(scopes_what "$s") | $(bench_over "$(bench_least "sw_${s}_switches")" "$(bench_least sw_none_switches)" 2) | $(bench_over "$(bench_least "sw_${s}_syscalls")" "$(bench_least sw_none_syscalls)") | over no counters |"
 	done
 	echo
 }
