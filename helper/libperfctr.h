@@ -473,6 +473,8 @@ struct perfctr_dump_pmu {
 	char *name;		/* sysfs name, or libpfm4's when sysfs has none */
 	int type;		/* perf type from sysfs, PERFCTR_UNKNOWN if none */
 	char *cpus;		/* cpumask or cpus file; NULL: every CPU */
+	const char *cpus_file;	/* "cpus", "cpumask" (static), or NULL */
+	unsigned int span;	/* enum perfctr_span */
 	char *pfm_name;		/* libpfm4's PMU, NULL when it knows none */
 	char *pfm_desc;
 	int software;		/* kernel software events: no counter limit */
