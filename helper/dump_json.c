@@ -141,7 +141,9 @@ static json_t *pmu(struct json_out *o, const struct perfctr_dump_pmu *p)
 		pfm = obj(o, "name", str(p->pfm_name),
 			  "description", str(p->pfm_desc), NULL);
 	return obj(o, "name", str(p->name), "type", num(p->type),
-		   "cpus", str(p->cpus), "libpfm4", pfm,
+		   "cpus", str(p->cpus), "cpus_from", str(p->cpus_file),
+		   "span", json_string(perfctr_span__name(p->span)),
+		   "libpfm4", pfm,
 		   "software", json_boolean(p->software),
 		   "counters", obj(o, "general", num(p->general),
 				   "general_bits", num(p->general_bits),

@@ -2,7 +2,8 @@
 /*
  * dump_sysfs.c - the kernel's PMUs as the dump shows them: for each
  * directory under SYSFS/bus/event_source/devices its type, the CPUs it
- * covers, its caps/ and format/ files, and its events/ files (with
+ * covers (from which file, and the span that makes: topology.c), its
+ * caps/ and format/ files, and its events/ files (with
  * their .unit and .scale).
  */
 #include <dirent.h>
@@ -21,9 +22,6 @@
 static const char *const software_pmus[] = {
 	"software", "tracepoint", "kprobe", "uprobe",
 };
-
-/* Which file says what CPUs a PMU covers, first found wins. */
-static const char *const cpu_files[] = { "cpus", "cpumask" };
 
 struct walk {
 	struct perfctr_dump *d;
@@ -101,8 +99,10 @@ static int read_pmu(struct perfctr_dump_pmu *p, const char *root)
 		if (!errno && !*end && type <= INT32_MAX)
 			p->type = (int)type;
 	}
-	for (i = 0; i < ARRAY_SIZE(cpu_files); i++)
-		if (pc_sysfs_read(fd, cpu_files[i], cpus, sizeof(cpus)) >= 0) {
+	for (i = 0; i < PC_TOPO_NFILES; i++)
+		if (pc_sysfs_read(fd, pc_topo_cpu_files[i], cpus,
+				  sizeof(cpus)) >= 0) {
+			p->cpus_file = pc_topo_cpu_files[i];
 			p->cpus = strdup(cpus);
 			if (!p->cpus)
 				ret = -ENOMEM;
@@ -205,6 +205,18 @@ static void take_event(const char *name, void *ctx)
 		w->err = add_event(w->d, w->root, name);
 }
 
+/* Each PMU's span: a `cpus` file is a hybrid core PMU's when another
+ * PMU has one too (topology.c). */
+static void set_spans(struct perfctr_dump *d)
+{
+	unsigned int i, n_core = 0;
+
+	for (i = 0; i < d->n_pmus; i++)
+		n_core += d->pmus[i].cpus_file == pc_topo_cpu_files[0];
+	for (i = 0; i < d->n_pmus; i++)
+		d->pmus[i].span = pc_topo_span(d->pmus[i].cpus_file, n_core);
+}
+
 int pc_dump_sysfs(struct perfctr_dump *d, const char *root)
 {
 	struct walk w = { .d = d };
@@ -216,6 +228,7 @@ int pc_dump_sysfs(struct perfctr_dump *d, const char *root)
 		w.err = read_pmu(&d->pmus[i], root);
 	if (w.err)
 		return w.err;
+	set_spans(d);
 	pc_sysfs_names(root, take_event, &ew);
 	return ew.err;
 }

@@ -118,14 +118,28 @@ static int name_width(const struct perfctr_dump *d, int pfm_alone)
 	return w;
 }
 
+/* "CPUs 0-15 [cpus: hybrid core PMU]", "CPUs 0,28 [cpumask: per
+ * socket]", "all CPUs". */
+static void cpus(FILE *f, const struct perfctr_dump_pmu *p)
+{
+	const char *span = perfctr_span__text(p->span);
+
+	if (!p->cpus) {
+		fprintf(f, "all CPUs");
+		return;
+	}
+	fprintf(f, "CPUs %s [%s%s%s]", p->cpus,
+		p->cpus_file ? p->cpus_file : "?", span[0] ? ": " : "", span);
+}
+
 static void pmu_line(FILE *f, const struct perfctr_dump_pmu *p, int width)
 {
 	const char *sep = "";
 
 	fprintf(f, "  %-*s  ", width, p->name);
 	if (p->type >= 0) {
-		fprintf(f, "type %d, %s%s", p->type, p->cpus ? "CPUs " :
-			"all CPUs", p->cpus ? p->cpus : "");
+		fprintf(f, "type %d, ", p->type);
+		cpus(f, p);
 		sep = ", ";
 	} else if (!p->pfm_name) {
 		fprintf(f, "no type in sysfs");
@@ -455,7 +469,8 @@ static int pmu_section(FILE *f, const struct perfctr_dump_pmu *p)
 	const struct perfctr_dump_event *common = common_modifiers(p);
 	unsigned int i;
 
-	fprintf(f, "\n%s (type %d", p->name, p->type);
+	fprintf(f, "\n%s (type %d, ", p->name, p->type);
+	cpus(f, p);
 	if (p->pfm_name)
 		fprintf(f, ", libpfm4 %s: %s", p->pfm_name, p->pfm_desc);
 	fprintf(f, "):\n");

@@ -114,4 +114,11 @@ int pc_sysfs_name_ok(const char *name);
 int pc_sysfs_pmu_of_type(const char *root, uint32_t type, char *pmu,
 			 size_t len);
 
+/* topology.c: the files that name a PMU's CPUs ("cpus", "cpumask"),
+ * and the span a PMU with that file (NULL: neither) has on a machine
+ * with n_core PMUs that have a `cpus` file. */
+#define PC_TOPO_NFILES 2
+extern const char *const pc_topo_cpu_files[PC_TOPO_NFILES];
+unsigned int pc_topo_span(const char *cpus_file, unsigned int n_core);
+
 #endif /* PERFCTR_INTERNAL_H */

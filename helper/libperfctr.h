@@ -342,6 +342,69 @@ int perfctr_priv__check(const struct perfctr_modtab *tab,
 int perfctr_topdown__kind(const char *sysfs_root,
 			  const struct perfctr_encoding *enc);
 
+/* -------------------------------------------------------------- topology */
+
+/*
+ * Which CPUs a PMU counts on, from its sysfs directory (docs/design.md,
+ * "PMU topology"): a `cpus` file names a core PMU's CPUs (hybrid x86,
+ * every arm_pmu); a `cpumask` file names the one CPU per socket (die,
+ * core) on which its shared counters are read (uncore, RAPL, cstate).
+ */
+enum perfctr_span {
+	PERFCTR_SPAN_ALL,	/* neither file: every CPU */
+	PERFCTR_SPAN_CORE,	/* `cpus`, the only core PMU */
+	PERFCTR_SPAN_HYBRID,	/* `cpus`, one core PMU of several */
+	PERFCTR_SPAN_SOCKET,	/* `cpumask`: one counter per socket */
+};
+
+struct perfctr_topo_pmu {
+	char *name;
+	int type;		/* perf type, PERFCTR_UNKNOWN if unreadable */
+	unsigned int span;	/* enum perfctr_span */
+	const char *cpus_file;	/* "cpus", "cpumask", or NULL */
+	char *cpus;		/* that file's list, or NULL */
+};
+
+struct perfctr_topology {
+	unsigned int n;
+	struct perfctr_topo_pmu *pmus;	/* sorted by name */
+	unsigned int n_core;		/* PMUs with a `cpus` file */
+};
+
+/* Reads SYSFS/bus/event_source/devices (sysfs_root NULL: "/sys").
+ * Returns 0 (no PMU directory: n 0), or -ENOMEM. */
+int perfctr_topology__read(const char *sysfs_root,
+			   struct perfctr_topology **out);
+void perfctr_topology__free(struct perfctr_topology *t);
+
+/* Several core PMUs (cpu_core and cpu_atom; an arm_pmu per cluster)? */
+int perfctr_topology__hybrid(const struct perfctr_topology *t);
+
+/* The PMU that counts enc: the one whose type is enc's (a generic
+ * event's extended type, config bits 32-63, counts as its type).  NULL
+ * for a generic event without one, a raw event where no PMU has type
+ * 4 (arm64: each CPU's core PMU takes it), or an unknown type. */
+const struct perfctr_topo_pmu *
+perfctr_topology__pmu(const struct perfctr_topology *t,
+		      const struct perfctr_encoding *enc);
+
+/* Can a counter of req with encoding enc be created as the module
+ * creates it (a copy per CPU, or per task for .process)?  Refused: a
+ * PMU with a `cpumask`, in any scope; on a hybrid machine an event of
+ * one core PMU per CPU (it cannot be created on the other PMUs' CPUs),
+ * and any core PMU's event per task (it binds to one core PMU and
+ * misses the task's time on the others).  Returns 0, or -EOPNOTSUPP
+ * with why and what to do in err. */
+int perfctr_topology__check(const struct perfctr_topology *t,
+			    const struct perfctr_request *req,
+			    const struct perfctr_encoding *enc,
+			    char *err, size_t len);
+
+/* "every-cpu", "core", "hybrid-core", "per-socket" (JSON), and how the
+ * text dump marks it ("" for every-cpu). */
+const char *perfctr_span__name(unsigned int span);
+const char *perfctr_span__text(unsigned int span);
+
 /* ------------------------------------------------------------------ cpus */
 
 /* Reads SYSFS/devices/system/cpu/online ("0-3,5").  Returns the number
@@ -410,6 +473,8 @@ struct perfctr_dump_pmu {
 	char *name;		/* sysfs name, or libpfm4's when sysfs has none */
 	int type;		/* perf type from sysfs, PERFCTR_UNKNOWN if none */
 	char *cpus;		/* cpumask or cpus file; NULL: every CPU */
+	const char *cpus_file;	/* "cpus", "cpumask" (static), or NULL */
+	unsigned int span;	/* enum perfctr_span */
 	char *pfm_name;		/* libpfm4's PMU, NULL when it knows none */
 	char *pfm_desc;
 	int software;		/* kernel software events: no counter limit */

@@ -8,7 +8,7 @@ helper_libperfctr_a_SOURCES = \
 	helper/sysfs.c helper/pmu.c helper/pfm.c helper/suggest.c \
 	helper/resolve.c helper/kv.c helper/request.c helper/hash.c \
 	helper/modtab.c helper/assign.c helper/trial.c helper/cpus.c \
-	helper/priv.c helper/topdown.c \
+	helper/priv.c helper/topdown.c helper/topology.c \
 	helper/watchdog.c helper/dump_print.c helper/sample.c \
 	helper/dump.h helper/dump.c helper/dump_sysfs.c helper/dump_pfm.c \
 	helper/dump_hw.c helper/dump_generic.c helper/dump_holders.c \
@@ -38,15 +38,20 @@ helper_tests = \
 	testsuite/unit/helper/test-dump-pfm \
 	testsuite/unit/helper/test-sample \
 	testsuite/unit/helper/test-priv \
-	testsuite/unit/helper/test-perf-modifiers
+	testsuite/unit/helper/test-perf-modifiers \
+	testsuite/unit/helper/test-topology
 check_PROGRAMS += $(helper_tests)
 TESTS += $(helper_tests)
 helper_test_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/testsuite/lib \
 	-I$(top_srcdir)/testsuite/unit/helper -DTEST_CC=\"$(CC)\" \
-	-DPERFCTR_RUN=\"$(abs_top_builddir)/helper/perfctr-run\"
+	-DPERFCTR_RUN=\"$(abs_top_builddir)/helper/perfctr-run\" \
+	-DFIXTURES=\"$(abs_top_srcdir)/testsuite/unit/helper/fixtures\"
 helper_test_ldadd = helper/libperfctr.a $(PFM_LIBS) $(ELF_LIBS) $(JANSSON_LIBS)
-EXTRA_DIST += testsuite/unit/helper/util.h
+EXTRA_DIST += testsuite/unit/helper/util.h testsuite/unit/helper/fixtures
 
+testsuite_unit_helper_test_topology_SOURCES = testsuite/unit/helper/test-topology.c
+testsuite_unit_helper_test_topology_CPPFLAGS = $(helper_test_cppflags)
+testsuite_unit_helper_test_topology_LDADD = $(helper_test_ldadd)
 testsuite_unit_helper_test_name_SOURCES = testsuite/unit/helper/test-name.c
 testsuite_unit_helper_test_name_CPPFLAGS = $(helper_test_cppflags)
 testsuite_unit_helper_test_name_LDADD = $(helper_test_ldadd)

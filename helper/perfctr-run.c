@@ -281,6 +281,32 @@ static void resolve_all(struct plan *p, struct perfctr_resolver *r,
 }
 
 /*
+ * The module creates one encoding per counter, a copy on every CPU (or
+ * per task): refused here, before any trial open, are the counters that
+ * cannot be had that way on this machine's PMUs (topology.c): per-socket
+ * PMUs, and on a hybrid machine one core type's events.
+ */
+static void topology_all(struct plan *p, const char *sysfs_root)
+{
+	struct perfctr_topology *t;
+	char err[1024];
+	unsigned int i;
+
+	if (perfctr_topology__read(sysfs_root, &t)) {
+		for (i = 0; i < p->tab->n; i++)
+			if (p->ok[i])
+				fail(p, i, "out of memory reading the PMUs");
+		return;
+	}
+	for (i = 0; i < p->tab->n; i++)
+		if (p->ok[i] &&
+		    perfctr_topology__check(t, &p->tab->reqs[i], &p->enc[i],
+					    err, sizeof(err)))
+			fail_group(p, i, err);
+	perfctr_topology__free(t);
+}
+
+/*
  * Intel's topdown metrics count only in a group led by slots (the kernel
  * refuses them elsewhere, with EINVAL): said here, with what to write.
  * In a group, slots and the metrics are marked for the module's
@@ -754,6 +780,7 @@ static char *assign_build(const struct perfctr_modtab *tab, int verbose)
 		goto out;
 	}
 	resolve_all(&p, r, opts.sysfs_root);
+	topology_all(&p, opts.sysfs_root);
 	topdown_all(&p, opts.sysfs_root);
 	priv_all(&p);
 	if (trial_all(&p, opts.sysfs_root) == 0 && !p.bad &&

@@ -175,7 +175,8 @@ static void check_text(const struct perfctr_dump *d,
 	snprintf(want, sizeof(want), "\n  cpu  type 4, all CPUs, libpfm4 %s (",
 		 m->force);
 	say(count(buf, want) == 1, "text: the summary says %s", want + 1);
-	snprintf(want, sizeof(want), "\n\ncpu (type 4, libpfm4 %s: ", m->force);
+	snprintf(want, sizeof(want), "\n\ncpu (type 4, all CPUs, libpfm4 %s: ",
+		 m->force);
 	say(count(buf, want) == 1, "text: its section");
 	for (i = 0; i < p->n_events; i++) {
 		snprintf(want, sizeof(want), "\n    %s  ", p->events[i].name);

@@ -297,8 +297,8 @@ static void text(const struct perfctr_dump *d)
 	char want[128];
 
 	like(t, "PMUs (perf type, CPUs, counters, events):\n"
-	     "  cpu       type 4, CPUs 0-1, ", "text: the summary's PMU line, names aligned");
-	like(t, "; 2 events\n  power     type 20, CPUs 0, ", "text: the PMU's events counted");
+	     "  cpu       type 4, CPUs 0-1 [cpus: core PMU], ", "text: the summary's PMU line, names aligned");
+	like(t, "; 2 events\n  power     type 20, CPUs 0 [cpumask: per socket], ", "text: the PMU's events counted");
 	like(t, "\n  software  type 1, all CPUs, software events, no counter limit\n",
 	     "text: software PMU");
 	snprintf(want, sizeof(want), "\nGeneric events (%u, not tried):\n"
@@ -311,14 +311,15 @@ static void text(const struct perfctr_dump *d)
 	like(t, "\n  stap_bbb: counter \"m\" cpu/event=0xc0/ (kernel, multiplex)",
 	     "text: multiplex counter");
 	like(t, "\n  stap_bad: problem: perfctr_requests line 1", "text: problem");
-	cpu = at(t, "\n\ncpu (type 4):\n");
+	cpu = at(t, "\n\ncpu (type 4, CPUs 0-1 [cpus: core PMU]):\n");
 	ok(cpu != NULL, "text: the cpu PMU's section");
 	like(cpu, "\n  caps:\n    max_precise             3\n", "text: cap");
 	like(cpu, "\n  terms, cpu/NAME=N/:\n    event                   config:0-7\n"
 	     "    umask                   config:8-15\n", "text: format terms");
 	like(cpu, "\n  events:\n    cpu/cpu-cycles/         event=0x3c\n",
 	     "text: events with their terms");
-	like(t, "\n\npower (type 20):\n", "text: power's section");
+	like(t, "\n\npower (type 20, CPUs 0 [cpumask: per socket]):\n",
+	     "text: power's section");
 	like(t, "\n    power/energy-pkg/       event=0x02 (unit Joules", "text: event");
 	ok(!at(t, "\nsoftware (type"), "text: no section for a PMU with nothing to show");
 	ok(at(t, "PMUs (") < at(t, "\nGeneric events") &&
@@ -347,6 +348,11 @@ static void json(const struct perfctr_dump *d)
 	p = json_array_get(json_object_get(j, "pmus"), 0);
 	is_str(json_string_value(json_object_get(p, "name")), "cpu", "JSON: first PMU");
 	is_int(json_integer_value(json_object_get(p, "type")), 4, "JSON: type");
+	is_str(json_string_value(json_object_get(p, "cpus")), "0-1", "JSON: cpus");
+	is_str(json_string_value(json_object_get(p, "cpus_from")), "cpus",
+	       "JSON: which file named them");
+	is_str(json_string_value(json_object_get(p, "span")), "core",
+	       "JSON: span");
 	is_str(json_string_value(json_object_get(json_object_get(p, "caps"),
 						 "max_precise")), "3", "JSON: caps");
 	is_str(json_string_value(json_object_get(json_object_get(p, "terms"),
@@ -549,6 +555,110 @@ static void group_holders(void)
 	perfctr_holders__free(h, n < 0 ? 0 : n);
 }
 
+/* A fixture machine's dump (fixtures/README.md), as text and JSON. */
+static char *fixture_dump(const char *machine, int json, json_t **j)
+{
+	char root[1024], *t = NULL;
+	struct perfctr_dump_opts o = { .sz = sizeof(o), .no_libpfm = 1,
+				       .no_trial = 1 };
+	struct perfctr_dump *d;
+	json_error_t e;
+
+	snprintf(root, sizeof(root), "%s/%s/sys", FIXTURES, machine);
+	o.sysfs_root = root;
+	if (perfctr_dump__collect(&o, &d)) {
+		ok(0, "%s: collect", machine);
+		return strdup("");
+	}
+	t = text_of(d, json);
+	perfctr_dump__free(d);
+	if (json)
+		*j = json_loads(t, 0, &e);
+	return t;
+}
+
+static json_t *json_pmu(json_t *j, const char *name)
+{
+	json_t *p;
+	size_t i;
+
+	json_array_foreach(json_object_get(j, "pmus"), i, p)
+		if (!strcmp(json_string_value(json_object_get(p, "name")), name))
+			return p;
+	return NULL;
+}
+
+static void expect_json_pmu(json_t *j, const char *name, const char *cpus,
+			    const char *from, const char *span)
+{
+	json_t *p = json_pmu(j, name);
+
+	if (cpus)
+		is_str(json_string_value(json_object_get(p, "cpus")), cpus,
+		       "JSON %s: cpus", name);
+	else
+		ok(p && json_is_null(json_object_get(p, "cpus")),
+		   "JSON %s: cpus null", name);
+	if (from)
+		is_str(json_string_value(json_object_get(p, "cpus_from")), from,
+		       "JSON %s: cpus_from", name);
+	else
+		ok(p && json_is_null(json_object_get(p, "cpus_from")),
+		   "JSON %s: cpus_from null", name);
+	is_str(json_string_value(json_object_get(p, "span")), span,
+	       "JSON %s: span", name);
+}
+
+static void topology(void)
+{
+	json_t *j = NULL;
+	char *t = fixture_dump("adl", 0, NULL);
+
+	like(t, "\n  cpu_atom     type 10, CPUs 16-23 [cpus: hybrid core PMU], ",
+	     "adl text: cpu_atom, a hybrid core PMU");
+	like(t, "\n  cpu_core     type 4, CPUs 0-15 [cpus: hybrid core PMU], ",
+	     "adl text: cpu_core, a hybrid core PMU");
+	like(t, "\n  cstate_core  type 13, CPUs 0,2,4,6,8,10,12,14,16-23 "
+	     "[cpumask: per socket], ", "adl text: cstate_core, per socket");
+	like(t, "\n  power        type 12, CPUs 0 [cpumask: per socket], ",
+	     "adl text: power, per socket");
+	like(t, "\n  msr          type 11, all CPUs, ", "adl text: msr, every CPU");
+	like(t, "\n\ncpu_core (type 4, CPUs 0-15 [cpus: hybrid core PMU]):\n",
+	     "adl text: cpu_core's section says so too");
+	like(t, "\n    power/energy-pkg/       event=0x02 (unit Joules, scale "
+	     "2.3283064365386962890625e-10)\n", "adl text: RAPL's unit and scale");
+	free(t);
+	t = fixture_dump("adl", 1, &j);
+	ok(j != NULL, "adl JSON parses back");
+	expect_json_pmu(j, "cpu_core", "0-15", "cpus", "hybrid-core");
+	expect_json_pmu(j, "cpu_atom", "16-23", "cpus", "hybrid-core");
+	expect_json_pmu(j, "power", "0", "cpumask", "per-socket");
+	expect_json_pmu(j, "cstate_pkg", "0", "cpumask", "per-socket");
+	expect_json_pmu(j, "software", NULL, NULL, "every-cpu");
+	json_decref(j);
+	free(t);
+
+	t = fixture_dump("skx2s", 0, NULL);
+	like(t, "\n  cpu           type 4, all CPUs, ", "skx2s text: cpu, every CPU");
+	like(t, "\n  uncore_imc_0  type 15, CPUs 0,28 [cpumask: per socket], ",
+	     "skx2s text: an IMC, per socket");
+	free(t);
+	t = fixture_dump("skx2s", 1, &j);
+	expect_json_pmu(j, "cpu", NULL, NULL, "every-cpu");
+	expect_json_pmu(j, "uncore_cha_0", "0,28", "cpumask", "per-socket");
+	json_decref(j);
+	free(t);
+
+	t = fixture_dump("biglittle", 0, NULL);
+	like(t, "\n  armv8_cortex_a55  type 8, CPUs 0-3 [cpus: hybrid core PMU], ",
+	     "biglittle text: the A55s' PMU, a hybrid core PMU");
+	free(t);
+	t = fixture_dump("biglittle", 1, &j);
+	expect_json_pmu(j, "armv8_cortex_a76", "4-7", "cpus", "hybrid-core");
+	json_decref(j);
+	free(t);
+}
+
 int main(void)
 {
 	struct perfctr_dump *d;
@@ -566,6 +676,7 @@ int main(void)
 	holder_hash();
 	group_holders();
 	host();
+	topology();
 	test_cleanup();
 	return tap_done();
 }

@@ -20,6 +20,11 @@
 	"INFO(" tag ", \"perfctr_req=idx=" #idx ";id=" id ";event=" ev \
 	";plm=" plm ";src=x.stp:" #line ":22\");\n"
 
+/* The same with more fields after src (", scope=2"). */
+#define REQX(tag, idx, id, ev, line, more) \
+	"INFO(" tag ", \"perfctr_req=idx=" #idx ";id=" id ";event=" ev \
+	";plm=uk;src=x.stp:" #line ":22;" more "\");\n"
+
 static const struct {
 	const char *name, *source;
 } modules[] = {
@@ -34,6 +39,11 @@ static const struct {
 		      REQ("c", 3, "d", "cycles", "k", 5) },
 	{ "empty.ko", INFO TABLE(1) },
 	{ "sysfs.ko", INFO TABLE(1) REQ("a", 0, "cs", "my-cs", "uk", 3) },
+	/* fixtures/adl: a per-socket PMU, one core type's event per CPU,
+	 * a generic hardware event per task */
+	{ "topo.ko", INFO TABLE(3) REQ("a", 0, "e", "power/energy-pkg/", "uk", 3)
+		     REQ("b", 1, "c", "cpu_core/cpu-cycles/", "uk", 4)
+		     REQX("c", 2, "t", "cycles", 5, "scope=2") },
 };
 
 static const char *fake, *out, *fds, *errfile, *outfile;
@@ -285,6 +295,36 @@ static void refusals(void)
 		       "cannot read the online CPUs under");
 }
 
+/* Counters the module cannot create per CPU or per task on the
+ * machine's PMUs: refused before any trial open, at the script's line. */
+static void topology(void)
+{
+	char env0[600];
+	const char *adl[] = { env0, NULL };
+
+	snprintf(env0, sizeof(env0), "PERFCTR_SYSFS_ROOT=%s/adl/sys", FIXTURES);
+	expect_refusal("hybrid and per-socket PMUs",
+		       (const char *[]){ test_path("topo.ko"), NULL }, adl,
+		       "perfctr-run: x.stp:3:22: counter \"e\": event "
+		       "\"power/energy-pkg/\" is of PMU \"power\", whose "
+		       "cpumask \"0\" names the one CPU per socket (or die, "
+		       "or core) that reads its counters: each counts for the "
+		       "whole socket, once, and a copy per CPU or per task "
+		       "would be wrong; per-socket counters are not supported "
+		       "yet in any scope: remove it (perf stat -a -e "
+		       "'power/energy-pkg/' counts it per socket)\n"
+		       "perfctr-run: x.stp:4:22: counter \"c\": event "
+		       "\"cpu_core/cpu-cycles/\" is of core PMU \"cpu_core\" "
+		       "(CPUs 0-15) only, and this machine is hybrid: .cpu needs "
+		       "a copy on every CPU, and the kernel cannot create it on "
+		       "CPUs 16-23 (\"cpu_atom\"); count a generic event "
+		       "(\"cycles\", \"instructions\"...), which each CPU's "
+		       "core PMU takes\n"
+		       "perfctr-run: x.stp:5:22: counter \"t\": .process of "
+		       "\"cycles\" on a hybrid machine: a per-task event binds "
+		       "to one of the core PMUs");
+}
+
 /* Debian's perf_event_paranoid keeps users from CPU-wide counters (and
  * from counting in kernel mode at 2, from any counter at 3). */
 static void unprivileged(void)
@@ -344,6 +384,7 @@ int main(void)
 	if (geteuid() == 0) {
 		assignments();
 		refusals();
+		topology();
 		unprivileged();
 	} else {
 		tap_ok(1, "# SKIP the rest opens CPU-wide counters and changes user: needs root");

@@ -1,0 +1,299 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * topology.c - which CPUs each PMU counts on (its `cpus` or `cpumask`
+ * file), and the counters the module cannot create as it does today (a
+ * copy per CPU, or per task): a PMU's shared per-socket counters, and on
+ * a hybrid machine an event that only one core PMU can count.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+#include "internal.h"
+
+#define LIST_MAX 8192
+
+/* The files that say which CPUs a PMU covers, first found wins, and
+ * what each makes of it. */
+const char *const pc_topo_cpu_files[PC_TOPO_NFILES] = { "cpus", "cpumask" };
+
+static const struct {
+	const char *name, *text;
+} spans[] = {
+	[PERFCTR_SPAN_ALL]	= { "every-cpu", "" },
+	[PERFCTR_SPAN_CORE]	= { "core", "core PMU" },
+	[PERFCTR_SPAN_HYBRID]	= { "hybrid-core", "hybrid core PMU" },
+	[PERFCTR_SPAN_SOCKET]	= { "per-socket", "per socket" },
+};
+
+/* Whose work a request's counter counts, for messages. */
+static const char *const scope_names[] = {
+	[PERFCTR_SCOPE_CPU]	= ".cpu",
+	[PERFCTR_SCOPE_THREAD]	= ".thread",
+	[PERFCTR_SCOPE_PROCESS]	= ".process",
+	[PERFCTR_SCOPE_CGROUP]	= ".cgroup",
+};
+
+const char *perfctr_span__name(unsigned int span)
+{
+	return span < ARRAY_SIZE(spans) ? spans[span].name : "?";
+}
+
+const char *perfctr_span__text(unsigned int span)
+{
+	return span < ARRAY_SIZE(spans) ? spans[span].text : "?";
+}
+
+unsigned int pc_topo_span(const char *cpus_file, unsigned int n_core)
+{
+	if (!cpus_file)
+		return PERFCTR_SPAN_ALL;
+	if (strcmp(cpus_file, "cpus"))
+		return PERFCTR_SPAN_SOCKET;
+	return n_core > 1 ? PERFCTR_SPAN_HYBRID : PERFCTR_SPAN_CORE;
+}
+
+/* ------------------------------------------------------------- reading */
+
+struct walk {
+	struct perfctr_topology *t;
+	const char *root;
+	int err;
+};
+
+static int pmu_read(struct perfctr_topo_pmu *p, const char *root)
+{
+	char buf[LIST_MAX], *end;
+	unsigned long type;
+	size_t i;
+	int fd = pc_sysfs_pmu_open(root, p->name);
+
+	p->type = PERFCTR_UNKNOWN;
+	if (fd < 0)
+		return 0;
+	if (pc_sysfs_read(fd, "type", buf, sizeof(buf)) > 0) {
+		errno = 0;
+		type = strtoul(buf, &end, 10);
+		if (!errno && !*end && type <= INT32_MAX)
+			p->type = (int)type;
+	}
+	for (i = 0; i < PC_TOPO_NFILES; i++)
+		if (pc_sysfs_read(fd, pc_topo_cpu_files[i], buf,
+				  sizeof(buf)) >= 0) {
+			p->cpus_file = pc_topo_cpu_files[i];
+			p->cpus = strdup(buf);
+			break;
+		}
+	close(fd);
+	return p->cpus_file && !p->cpus ? -ENOMEM : 0;
+}
+
+static void pmu_add(const char *name, void *ctx)
+{
+	struct walk *w = ctx;
+	struct perfctr_topology *t = w->t;
+	struct perfctr_topo_pmu *p;
+
+	if (w->err)
+		return;
+	p = realloc(t->pmus, (t->n + 1) * sizeof(*p));
+	if (!p) {
+		w->err = -ENOMEM;
+		return;
+	}
+	t->pmus = p;
+	p = &t->pmus[t->n];
+	memset(p, 0, sizeof(*p));
+	p->name = strdup(name);
+	if (!p->name) {
+		w->err = -ENOMEM;
+		return;
+	}
+	t->n++;
+	w->err = pmu_read(p, w->root);
+	t->n_core += p->cpus_file == pc_topo_cpu_files[0];
+}
+
+int perfctr_topology__read(const char *sysfs_root,
+			   struct perfctr_topology **out)
+{
+	struct walk w = { .root = sysfs_root ? sysfs_root : "/sys" };
+	unsigned int i;
+
+	*out = NULL;
+	w.t = calloc(1, sizeof(*w.t));
+	if (!w.t)
+		return -ENOMEM;
+	pc_sysfs_pmu_names(w.root, pmu_add, &w);
+	if (w.err) {
+		perfctr_topology__free(w.t);
+		return w.err;
+	}
+	for (i = 0; i < w.t->n; i++)
+		w.t->pmus[i].span = pc_topo_span(w.t->pmus[i].cpus_file,
+						 w.t->n_core);
+	*out = w.t;
+	return 0;
+}
+
+void perfctr_topology__free(struct perfctr_topology *t)
+{
+	unsigned int i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->n; i++) {
+		free(t->pmus[i].name);
+		free(t->pmus[i].cpus);
+	}
+	free(t->pmus);
+	free(t);
+}
+
+int perfctr_topology__hybrid(const struct perfctr_topology *t)
+{
+	return t && t->n_core > 1;
+}
+
+/* ------------------------------------------------------------ checking */
+
+static int is_generic(const struct perfctr_encoding *enc)
+{
+	return enc->type == PERF_TYPE_HARDWARE ||
+	       enc->type == PERF_TYPE_HW_CACHE;
+}
+
+static const struct perfctr_topo_pmu *of_type(const struct perfctr_topology *t,
+					      uint64_t type)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->pmus[i].type >= 0 && (uint64_t)t->pmus[i].type == type)
+			return &t->pmus[i];
+	return NULL;
+}
+
+const struct perfctr_topo_pmu *
+perfctr_topology__pmu(const struct perfctr_topology *t,
+		      const struct perfctr_encoding *enc)
+{
+	if (is_generic(enc))
+		return enc->config >> 32 ? of_type(t, enc->config >> 32) : NULL;
+	return of_type(t, enc->type);
+}
+
+/* Does enc count on a core PMU: a generic hardware or cache event, a
+ * raw one (arm64: no PMU of type 4, each CPU's core PMU takes it), or
+ * an event of a PMU with a `cpus` file? */
+static int on_core_pmu(const struct perfctr_topo_pmu *p,
+		       const struct perfctr_encoding *enc)
+{
+	if (p)
+		return p->span == PERFCTR_SPAN_CORE ||
+		       p->span == PERFCTR_SPAN_HYBRID;
+	return is_generic(enc) || enc->type == PERF_TYPE_RAW;
+}
+
+/* `16-23 ("cpu_atom")`: the core PMUs other than p, and their CPUs
+ * (every core PMU when p is NULL). */
+static void others(const struct perfctr_topology *t,
+		   const struct perfctr_topo_pmu *p, char *buf, size_t len)
+{
+	const char *sep = "";
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < t->n; i++)
+		if (&t->pmus[i] != p && t->pmus[i].span == PERFCTR_SPAN_HYBRID) {
+			pc_err_append(buf, len, "%s%s (\"%s\")", sep,
+				      t->pmus[i].cpus, t->pmus[i].name);
+			sep = " and ";
+		}
+}
+
+static const char *scope_name(const struct perfctr_request *req)
+{
+	if (req->sample || req->hz)
+		return req->scope == PERFCTR_SCOPE_PROCESS ?
+		       "a sampling probe per task" : "a sampling probe per CPU";
+	return req->scope < ARRAY_SIZE(scope_names) ?
+	       scope_names[req->scope] : "?";
+}
+
+static int per_socket(const struct perfctr_topo_pmu *p,
+		      const struct perfctr_request *req, char *err, size_t len)
+{
+	return pc_err(err, len, -EOPNOTSUPP,
+		      "event \"%s\" is of PMU \"%s\", whose cpumask \"%s\" "
+		      "names the one CPU per socket (or die, or core) that "
+		      "reads its counters: each counts for the whole socket, "
+		      "once, and a copy per CPU or per task would be wrong; "
+		      "per-socket counters are not supported yet in any "
+		      "scope: remove it (perf stat -a -e '%s' counts it per "
+		      "socket)", req->event, p->name, p->cpus, req->event);
+}
+
+static int per_task(const struct perfctr_topology *t,
+		    const struct perfctr_topo_pmu *p,
+		    const struct perfctr_request *req, char *err, size_t len)
+{
+	char cpus[512];
+
+	others(t, p, cpus, sizeof(cpus));
+	if (p)
+		return pc_err(err, len, -EOPNOTSUPP,
+			      "%s of \"%s\" on a hybrid machine: a per-task "
+			      "event binds to one core PMU (\"%s\", CPUs %s) "
+			      "and would miss the task's time on CPUs %s; "
+			      "count a generic event (\"cycles\", "
+			      "\"instructions\"...) with .thread (a copy per "
+			      "CPU, each on its CPU's core PMU)%s",
+			      scope_name(req),
+			      req->event, p->name, p->cpus, cpus,
+			      req->sample || req->hz ? ", or sample .cpu" : "");
+	return pc_err(err, len, -EOPNOTSUPP,
+		      "%s of \"%s\" on a hybrid machine: a per-task event "
+		      "binds to one of the core PMUs (CPUs %s) and would miss "
+		      "the task's time on the others' CPUs; count it with "
+		      ".thread (a copy per CPU, each on its CPU's core PMU)%s",
+		      scope_name(req), req->event, cpus,
+		      req->sample || req->hz ? ", or sample .cpu" : "");
+}
+
+static int one_core_type(const struct perfctr_topology *t,
+			 const struct perfctr_topo_pmu *p,
+			 const struct perfctr_request *req, char *err,
+			 size_t len)
+{
+	char cpus[512];
+
+	others(t, p, cpus, sizeof(cpus));
+	return pc_err(err, len, -EOPNOTSUPP,
+		      "event \"%s\" is of core PMU \"%s\" (CPUs %s) only, and "
+		      "this machine is hybrid: %s needs a copy on every CPU, "
+		      "and the kernel cannot create it on CPUs %s; count a "
+		      "generic event (\"cycles\", \"instructions\"...), which "
+		      "each CPU's core PMU takes", req->event, p->name, p->cpus,
+		      scope_name(req), cpus);
+}
+
+int perfctr_topology__check(const struct perfctr_topology *t,
+			    const struct perfctr_request *req,
+			    const struct perfctr_encoding *enc,
+			    char *err, size_t len)
+{
+	const struct perfctr_topo_pmu *p = perfctr_topology__pmu(t, enc);
+
+	if (p && p->span == PERFCTR_SPAN_SOCKET)
+		return per_socket(p, req, err, len);
+	if (!perfctr_topology__hybrid(t) || !on_core_pmu(p, enc))
+		return 0;
+	if (req->scope == PERFCTR_SCOPE_PROCESS)
+		return per_task(t, p, req, err, len);
+	if (p)
+		return one_core_type(t, p, req, err, len);
+	return 0;
+}

@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test-topology.c - each PMU's CPUs and span from the fixtures of three
+ * machines (fixtures/README.md), and the counters that cannot be
+ * created per CPU or per task there: per-socket PMUs in any scope; on
+ * a hybrid machine one core type's events per CPU, and core events per
+ * task.  Generic and software events pass.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/perf_event.h>
+#include "internal.h"
+#include "tap.h"
+
+#define CPU PERFCTR_SCOPE_CPU
+#define THREAD PERFCTR_SCOPE_THREAD
+#define PROCESS PERFCTR_SCOPE_PROCESS
+#define CGROUP PERFCTR_SCOPE_CGROUP
+
+struct machine {
+	struct perfctr_topology *t;
+	struct perfctr_resolver *r;
+	const char *root;
+};
+
+static void machine_open(struct machine *m, const char *name)
+{
+	static char roots[3][1024];
+	static int k;
+	struct perfctr_resolver_opts o = { .sz = sizeof(o), .no_libpfm = 1 };
+	char *root = roots[k++ % 3];
+
+	snprintf(root, sizeof(roots[0]), "%s/%s/sys", FIXTURES, name);
+	m->root = o.sysfs_root = root;
+	if (perfctr_topology__read(root, &m->t) ||
+	    perfctr_resolver__new(&o, &m->r)) {
+		printf("Bail out! %s\n", root);
+		exit(99);
+	}
+}
+
+static void machine_close(struct machine *m)
+{
+	perfctr_topology__free(m->t);
+	perfctr_resolver__free(m->r);
+}
+
+static const struct perfctr_topo_pmu *pmu(const struct machine *m,
+					  const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->t->n; i++)
+		if (!strcmp(m->t->pmus[i].name, name))
+			return &m->t->pmus[i];
+	return NULL;
+}
+
+static void expect_pmu(const struct machine *m, const char *name, int type,
+		       unsigned int span, const char *file, const char *cpus)
+{
+	const struct perfctr_topo_pmu *p = pmu(m, name);
+
+	ok(p, "%s: PMU %s read", m->root, name);
+	if (!p)
+		return;
+	is_int(p->type, type, "%s: type", name);
+	is_str(perfctr_span__name(p->span), perfctr_span__name(span),
+	       "%s: span", name);
+	is_str(p->cpus_file ? p->cpus_file : "(none)", file ? file : "(none)",
+	       "%s: CPUs from", name);
+	is_str(p->cpus ? p->cpus : "(none)", cpus ? cpus : "(none)",
+	       "%s: CPUs", name);
+}
+
+/* Resolves event for a request of this scope (sampling when sample is
+ * set) and checks it; want NULL: allowed, else a part of the refusal. */
+static void expect(const struct machine *m, const char *event,
+		   unsigned int scope, unsigned int mux, unsigned int sample,
+		   const char *want)
+{
+	struct perfctr_request req = { .scope = scope, .mux = mux,
+				       .sample = sample };
+	struct perfctr_encoding enc;
+	char err[1024] = "";
+	int ret;
+
+	snprintf(req.event, sizeof(req.event), "%s", event);
+	if (perfctr_resolver__resolve_request(m->r, &req, &enc, err,
+					      sizeof(err))) {
+		ok(0, "%s resolves: %s", event, err);
+		return;
+	}
+	err[0] = '\0';
+	ret = perfctr_topology__check(m->t, &req, &enc, err, sizeof(err));
+	if (!want) {
+		is_int(ret, 0, "%s, scope %u%s%s: allowed", event, scope,
+		       mux ? " .multiplex" : "", sample ? " sampling" : "");
+		if (ret)
+			printf("#   %s\n", err);
+		return;
+	}
+	is_int(ret, -EOPNOTSUPP, "%s, scope %u%s%s: refused", event, scope,
+	       mux ? " .multiplex" : "", sample ? " sampling" : "");
+	like(err, want, "%s: says why", event);
+}
+
+/* An encoding as libpfm4 gives it, or a generic event with an extended
+ * type (PERF_PMU_CAP_EXTENDED_HW_TYPE). */
+static void expect_enc(const struct machine *m, const char *what,
+		       uint32_t type, uint64_t config, unsigned int scope,
+		       const char *want)
+{
+	struct perfctr_request req = { .scope = scope };
+	struct perfctr_encoding enc = { .type = type, .config = config };
+	char err[1024] = "";
+	int ret;
+
+	snprintf(req.event, sizeof(req.event), "%s", what);
+	ret = perfctr_topology__check(m->t, &req, &enc, err, sizeof(err));
+	if (want) {
+		is_int(ret, -EOPNOTSUPP, "%s: refused", what);
+		like(err, want, "%s: says why", what);
+	} else {
+		is_int(ret, 0, "%s: allowed", what);
+	}
+}
+
+static void alder_lake(void)
+{
+	struct machine m;
+
+	machine_open(&m, "adl");
+	is_int(m.t->n, 9, "adl: every PMU");
+	ok(perfctr_topology__hybrid(m.t), "adl: hybrid");
+	expect_pmu(&m, "cpu_core", 4, PERFCTR_SPAN_HYBRID, "cpus", "0-15");
+	expect_pmu(&m, "cpu_atom", 10, PERFCTR_SPAN_HYBRID, "cpus", "16-23");
+	expect_pmu(&m, "power", 12, PERFCTR_SPAN_SOCKET, "cpumask", "0");
+	expect_pmu(&m, "cstate_core", 13, PERFCTR_SPAN_SOCKET, "cpumask",
+		   "0,2,4,6,8,10,12,14,16-23");
+	expect_pmu(&m, "msr", 11, PERFCTR_SPAN_ALL, NULL, NULL);
+	expect_pmu(&m, "software", 1, PERFCTR_SPAN_ALL, NULL, NULL);
+
+	/* Generic events per CPU: each CPU's core PMU takes them. */
+	expect(&m, "cycles", CPU, 0, 0, NULL);
+	expect(&m, "instructions", THREAD, 0, 0, NULL);
+	expect(&m, "branch-misses", CGROUP, 1, 0, NULL);
+	expect(&m, "cycles", CPU, 0, 100000, NULL);
+	expect(&m, "task-clock", PROCESS, 0, 0, NULL);
+	expect(&m, "page-faults", PROCESS, 0, 1000, NULL);
+	expect(&m, "msr/tsc/", CPU, 0, 0, NULL);
+
+	/* One core type's events per CPU. */
+	expect(&m, "cpu_core/event=0xc0/", CPU, 0, 0,
+	       "event \"cpu_core/event=0xc0/\" is of core PMU \"cpu_core\" "
+	       "(CPUs 0-15) only, and this machine is hybrid: .cpu needs a "
+	       "copy on every CPU, and the kernel cannot create it on CPUs "
+	       "16-23 (\"cpu_atom\"); count a generic event");
+	expect(&m, "cpu_atom/instructions/", THREAD, 0, 0,
+	       "(CPUs 16-23) only, and this machine is hybrid: .thread needs "
+	       "a copy on every CPU, and the kernel cannot create it on CPUs "
+	       "0-15 (\"cpu_core\")");
+	expect(&m, "slots", CGROUP, 0, 0, ".cgroup needs a copy");
+	expect(&m, "r00c0", CPU, 1, 0, "core PMU \"cpu_core\" (CPUs 0-15)");
+	expect(&m, "cpu_core/cpu-cycles/", CPU, 0, 10000,
+	       "a sampling probe per CPU needs a copy on every CPU");
+	expect_enc(&m, "INST_RETIRED:ANY (libpfm4 adl_grt)", 10, 0xc0, CPU,
+		   "cannot create it on CPUs 0-15 (\"cpu_core\")");
+	expect_enc(&m, "cycles with cpu_atom's extended type",
+		   PERF_TYPE_HARDWARE, 10ull << 32, CPU,
+		   "core PMU \"cpu_atom\"");
+
+	/* Per task: one core PMU, the task's time on the other missed. */
+	expect(&m, "cycles", PROCESS, 0, 0,
+	       ".process of \"cycles\" on a hybrid machine: a per-task event "
+	       "binds to one of the core PMUs (CPUs 16-23 (\"cpu_atom\") and "
+	       "0-15 (\"cpu_core\")) and would miss the task's time on the "
+	       "others' CPUs; count it with .thread");
+	expect(&m, "cycles", PROCESS, 0, 100000,
+	       "a sampling probe per task of \"cycles\"");
+	expect(&m, "cpu_core/event=0xc0/", PROCESS, 0, 0,
+	       "binds to one core PMU (\"cpu_core\", CPUs 0-15) and would "
+	       "miss the task's time on CPUs 16-23 (\"cpu_atom\")");
+
+	/* Per socket, in any scope. */
+	expect(&m, "power/energy-pkg/", CPU, 0, 0,
+	       "event \"power/energy-pkg/\" is of PMU \"power\", whose "
+	       "cpumask \"0\" names the one CPU per socket");
+	expect(&m, "power/energy-cores/", PROCESS, 0, 0,
+	       "not supported yet in any scope");
+	expect(&m, "cstate_pkg/c6-residency/", THREAD, 0, 0, "\"cstate_pkg\"");
+	expect(&m, "cstate_core/c6-residency/", CPU, 0, 0,
+	       "cpumask \"0,2,4,6,8,10,12,14,16-23\"");
+	machine_close(&m);
+}
+
+static void server(void)
+{
+	struct machine m;
+
+	machine_open(&m, "skx2s");
+	ok(!perfctr_topology__hybrid(m.t), "skx2s: not hybrid");
+	expect_pmu(&m, "cpu", 4, PERFCTR_SPAN_ALL, NULL, NULL);
+	expect_pmu(&m, "uncore_imc_3", 18, PERFCTR_SPAN_SOCKET, "cpumask",
+		   "0,28");
+	expect_pmu(&m, "power", 20, PERFCTR_SPAN_SOCKET, "cpumask", "0,28");
+	expect(&m, "cycles", PROCESS, 0, 0, NULL);
+	expect(&m, "r00c0", CPU, 0, 0, NULL);
+	expect(&m, "cpu/event=0xc0/", PROCESS, 0, 0, NULL);
+	expect(&m, "uncore_imc_0/cas_count_read/", CPU, 0, 0,
+	       "PMU \"uncore_imc_0\", whose cpumask \"0,28\" names the one "
+	       "CPU per socket (or die, or core) that reads its counters: "
+	       "each counts for the whole socket, once, and a copy per CPU "
+	       "or per task would be wrong; per-socket counters are not "
+	       "supported yet in any scope: remove it (perf stat -a -e "
+	       "'uncore_imc_0/cas_count_read/' counts it per socket)");
+	expect(&m, "uncore_cha_0/event=0x0/", CPU, 1, 0, "\"uncore_cha_0\"");
+	expect(&m, "power/energy-ram/", PROCESS, 0, 0, "cpumask \"0,28\"");
+	machine_close(&m);
+}
+
+static void big_little(void)
+{
+	struct machine m;
+
+	machine_open(&m, "biglittle");
+	ok(perfctr_topology__hybrid(m.t), "biglittle: hybrid");
+	expect_pmu(&m, "armv8_cortex_a55", 8, PERFCTR_SPAN_HYBRID, "cpus",
+		   "0-3");
+	expect_pmu(&m, "armv8_cortex_a76", 9, PERFCTR_SPAN_HYBRID, "cpus",
+		   "4-7");
+	expect(&m, "cycles", CPU, 0, 0, NULL);
+	/* No PMU of type 4: each CPU's core PMU takes a raw event. */
+	expect(&m, "r0011", THREAD, 0, 0, NULL);
+	expect(&m, "r0011", PROCESS, 0, 0, "binds to one of the core PMUs");
+	expect(&m, "armv8_cortex_a76/cpu_cycles/", CPU, 0, 0,
+	       "core PMU \"armv8_cortex_a76\" (CPUs 4-7) only, and this "
+	       "machine is hybrid: .cpu needs a copy on every CPU, and the "
+	       "kernel cannot create it on CPUs 0-3 (\"armv8_cortex_a55\")");
+	expect(&m, "instructions", PROCESS, 0, 0,
+	       "CPUs 0-3 (\"armv8_cortex_a55\") and 4-7 "
+	       "(\"armv8_cortex_a76\")");
+	machine_close(&m);
+}
+
+/* One core PMU with a cpus file (an arm64 machine of one core type):
+ * not hybrid, nothing refused. */
+static void one_cluster(void)
+{
+	struct perfctr_topology t = { 0 };
+	struct perfctr_topo_pmu p = {
+		.name = "armv8_pmuv3_0", .type = 8, .cpus_file = "cpus",
+		.cpus = "0-7",
+	};
+	struct perfctr_request req = { .scope = PROCESS };
+	struct perfctr_encoding enc = { .type = 8, .config = 0x11 };
+	char err[256];
+
+	t.n = 1;
+	t.pmus = &p;
+	t.n_core = 1;
+	p.span = pc_topo_span(p.cpus_file, t.n_core);
+	is_str(perfctr_span__name(p.span), "core", "one cluster: a core PMU");
+	ok(!perfctr_topology__hybrid(&t), "one cluster: not hybrid");
+	is_int(perfctr_topology__check(&t, &req, &enc, err, sizeof(err)), 0,
+	       "one cluster: its event per task");
+}
+
+int main(void)
+{
+	struct perfctr_topology *t;
+
+	alder_lake();
+	server();
+	big_little();
+	one_cluster();
+	is_int(perfctr_topology__read("/nonexistent", &t), 0,
+	       "no PMU directory: read");
+	ok(t && t->n == 0 && !perfctr_topology__hybrid(t), "and empty");
+	perfctr_topology__free(t);
+	return tap_done();
+}
