@@ -196,6 +196,13 @@ struct perfctr_cpu {
 #ifdef PERFCTR_NTHREAD
 	struct perfctr_thread *thr;	/* of the thread last switched in
 					 * here (perfctr_thread.c), NULL */
+	/* where the .thread counters stood when the thread running here
+	 * came in, for its first read; two halves, cur names the whole one */
+	unsigned int thr_in_cur;
+	struct {
+		int tid;
+		u64 start[PERFCTR_NTHREAD];
+	} thr_in[2];
 #endif
 #ifdef PERFCTR_HAVE_PAYLOAD
 	const struct perfctr_sample_now *sample;	/* NULL: no body runs */

@@ -123,6 +123,57 @@ static void perfctr_thread_in(struct perfctr_thread *t)
 }
 
 /*
+ * An incoming thread without a record: this CPU notes where its counters
+ * stand, so that its first read, if it comes in this stretch, counts the
+ * whole stretch (a script that reads at each switch-out charges every
+ * stretch).  The half cur does not name is filled, then cur flips: a
+ * reader nested here finds the outgoing thread's own whole, or a tid
+ * that is not its own.  IRQs off.
+ */
+static void perfctr_thread_note_in(int tid)
+{
+	struct perfctr_cpu *pc = this_cpu_ptr(perfctr_cpus);
+	unsigned int c = !(pc->thr_in_cur & 1), k;
+
+	pc->thr_in[c].tid = tid;
+	for (k = 0; k < PERFCTR_NTHREAD; k++)
+		pc->thr_in[c].start[k] = perfctr_thread_count(k);
+	barrier();
+	WRITE_ONCE(pc->thr_in_cur, c);
+}
+
+/* The outgoing thread's stretch ends here (the script's own sched_switch
+ * probes have run): a first read from now on, by a reader nested in
+ * this switch, counts from now, for the switch below may already have
+ * passed its record by.  IRQs off. */
+static void perfctr_thread_note_out(void)
+{
+	struct perfctr_cpu *pc = this_cpu_ptr(perfctr_cpus);
+
+	WRITE_ONCE(pc->thr_in[pc->thr_in_cur & 1].tid, 0);
+}
+
+/* A first read: thread t (the current one, tid) counts from its switch-in
+ * here when this CPU noted it, else from now.  Its own record. */
+static void perfctr_thread_first(struct perfctr_thread *t, int tid)
+{
+	const struct perfctr_cpu *pc = this_cpu_ptr(perfctr_cpus);
+	unsigned int c = READ_ONCE(pc->thr_in_cur) & 1, k;
+	struct perfctr_thread_half *h;
+
+	barrier();	/* the half was written before cur, on this CPU */
+	if (pc->thr_in[c].tid != tid) {
+		perfctr_thread_in(t);
+		return;
+	}
+	h = perfctr_thread_now(t);
+	for (k = 0; k < PERFCTR_NTHREAD; k++)
+		h->start[k] = pc->thr_in[c].start[k];
+	barrier();
+	WRITE_ONCE(h->on, 1);
+}
+
+/*
  * A switch on this CPU: the outgoing thread's record (op, the current
  * thread's) gets what it counted since it came in, in the half cur does
  * not name, then cur flips; the incoming one's (np) notes where it
@@ -183,6 +234,7 @@ static void perfctr_on_switch(void *data, bool preempt,
 
 	if (unlikely(!READ_ONCE(perfctr_cpus)))
 		return;
+	perfctr_thread_note_out();
 	/* no record: the script has not read the thread */
 	op = perfctr_thread_remembered(prev->pid);
 	if (!op)
@@ -190,6 +242,8 @@ static void perfctr_on_switch(void *data, bool preempt,
 	np = perfctr_thread_lookup(next->pid);
 	if (op || np)
 		perfctr_thread_switch(op, np);
+	if (!np && next->pid)
+		perfctr_thread_note_in(next->pid);
 	perfctr_thread_remember(np);
 	if (op && perfctr_task_dead(prev))	/* its last switch */
 		perfctr_thr_give_back(prev->pid);
@@ -219,9 +273,9 @@ static int perfctr_read_thread(unsigned int idx, u64 *val)
 		t = perfctr_task_dead(current) ?
 		    perfctr_thread_lookup(current->pid) :
 		    perfctr_thr_claim(current->pid, &fresh);
-		if (t && fresh) {	/* first seen: it counts from now */
+		if (t && fresh) {	/* first read: from its switch-in */
 			PERFCTR_RACE(THREAD_NEW);
-			perfctr_thread_in(t);
+			perfctr_thread_first(t, current->pid);
 		}
 		if (t)
 			perfctr_thread_remember(t);
