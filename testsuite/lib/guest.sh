@@ -16,7 +16,7 @@
 # shellcheck disable=SC2154 # top_srcdir, top_builddir, ARCH_*: common.sh, arch.sh
 
 GUEST_LIB=$top_srcdir/testsuite/lib
-GUEST_MEM=${GUEST_MEM:-1024}
+GUEST_MEM=${GUEST_MEM:-1536}
 GUEST_SMP=${GUEST_SMP:-2}
 GUEST_BOOT_SECS=${GUEST_BOOT_SECS:-120}	# boot + power off, beyond the jobs
 GUEST_STALL_SECS=${GUEST_STALL_SECS:-60}	# a job's time beyond its limit
