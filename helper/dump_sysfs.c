@@ -85,29 +85,12 @@ static int is_software(const char *name)
 
 static int read_pmu(struct perfctr_dump_pmu *p, const char *root)
 {
-	char buf[32], cpus[SMALL_MAX], *end;
-	unsigned long type;
-	size_t i;
-	int fd = pc_sysfs_pmu_open(root, p->name), ret = 0;
+	int fd = pc_sysfs_pmu_open(root, p->name), ret;
 
 	if (fd < 0)
 		return 0;
 	p->software = is_software(p->name);
-	if (pc_sysfs_read(fd, "type", buf, sizeof(buf)) > 0) {
-		errno = 0;
-		type = strtoul(buf, &end, 10);
-		if (!errno && !*end && type <= INT32_MAX)
-			p->type = (int)type;
-	}
-	for (i = 0; i < PC_TOPO_NFILES; i++)
-		if (pc_sysfs_read(fd, pc_topo_cpu_files[i], cpus,
-				  sizeof(cpus)) >= 0) {
-			p->cpus_file = pc_topo_cpu_files[i];
-			p->cpus = strdup(cpus);
-			if (!p->cpus)
-				ret = -ENOMEM;
-			break;
-		}
+	ret = pc_topo_read(fd, &p->type, &p->cpus_file, &p->cpus);
 	if (!ret)
 		ret = read_files(fd, "caps", 0, &p->caps, &p->n_caps);
 	if (!ret)

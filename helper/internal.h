@@ -120,5 +120,9 @@ int pc_sysfs_pmu_of_type(const char *root, uint32_t type, char *pmu,
 #define PC_TOPO_NFILES 2
 extern const char *const pc_topo_cpu_files[PC_TOPO_NFILES];
 unsigned int pc_topo_span(const char *cpus_file, unsigned int n_core);
+/* The PMU directory dirfd's type (unchanged where it has none) and CPU
+ * list (*cpus_file NULL where neither file is there; *cpus allocated):
+ * 0 or -ENOMEM. */
+int pc_topo_read(int dirfd, int *type, const char **cpus_file, char **cpus);
 
 #endif /* PERFCTR_INTERNAL_H */

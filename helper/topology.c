@@ -63,31 +63,40 @@ struct walk {
 	int err;
 };
 
-static int pmu_read(struct perfctr_topo_pmu *p, const char *root)
+int pc_topo_read(int dirfd, int *type, const char **cpus_file, char **cpus)
 {
 	char buf[LIST_MAX], *end;
-	unsigned long type;
+	unsigned long t;
 	size_t i;
-	int fd = pc_sysfs_pmu_open(root, p->name);
+
+	if (pc_sysfs_read(dirfd, "type", buf, sizeof(buf)) > 0) {
+		errno = 0;
+		t = strtoul(buf, &end, 10);
+		if (!errno && !*end && t <= INT32_MAX)
+			*type = (int)t;
+	}
+	*cpus_file = NULL;
+	*cpus = NULL;
+	for (i = 0; i < PC_TOPO_NFILES; i++)
+		if (pc_sysfs_read(dirfd, pc_topo_cpu_files[i], buf,
+				  sizeof(buf)) >= 0) {
+			*cpus_file = pc_topo_cpu_files[i];
+			*cpus = strdup(buf);
+			return *cpus ? 0 : -ENOMEM;
+		}
+	return 0;
+}
+
+static int pmu_read(struct perfctr_topo_pmu *p, const char *root)
+{
+	int fd = pc_sysfs_pmu_open(root, p->name), ret;
 
 	p->type = PERFCTR_UNKNOWN;
 	if (fd < 0)
 		return 0;
-	if (pc_sysfs_read(fd, "type", buf, sizeof(buf)) > 0) {
-		errno = 0;
-		type = strtoul(buf, &end, 10);
-		if (!errno && !*end && type <= INT32_MAX)
-			p->type = (int)type;
-	}
-	for (i = 0; i < PC_TOPO_NFILES; i++)
-		if (pc_sysfs_read(fd, pc_topo_cpu_files[i], buf,
-				  sizeof(buf)) >= 0) {
-			p->cpus_file = pc_topo_cpu_files[i];
-			p->cpus = strdup(buf);
-			break;
-		}
+	ret = pc_topo_read(fd, &p->type, &p->cpus_file, &p->cpus);
 	close(fd);
-	return p->cpus_file && !p->cpus ? -ENOMEM : 0;
+	return ret;
 }
 
 static void pmu_add(const char *name, void *ctx)
