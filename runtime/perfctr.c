@@ -65,6 +65,51 @@ static struct perfctr_group_slot perfctr_gslots[PERFCTR_NGROUPS];
 #define PERFCTR_GSLOTS NULL
 #endif
 
+#if defined(PERFCTR_NTHREAD) || defined(PERFCTR_NCGROUP)
+#include <linux/tracepoint.h>
+
+static void perfctr_switch_lookup(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "sched_switch"))
+		*(struct tracepoint **)priv = tp;
+}
+
+/*
+ * probe on sched_switch (.thread's and .cgroup's bookkeeping), after the
+ * script's own sched_switch probes (default priority): a probe there
+ * reads the outgoing thread before the bookkeeping moves on.  *tp is the
+ * tracepoint while probe is registered, else NULL.  Sleepable.
+ */
+static int perfctr_switch_hook(struct tracepoint **tp, void *probe,
+			       const char *scope)
+{
+	struct tracepoint *found = NULL;
+	int rc;
+
+	for_each_kernel_tracepoint(perfctr_switch_lookup, &found);
+	if (!found) {
+		_stp_error("perfctr: %s counters need the sched_switch "
+			   "tracepoint\n", scope);
+		return -ENOENT;
+	}
+	rc = tracepoint_probe_register_prio(found, probe, NULL,
+					    TRACEPOINT_DEFAULT_PRIO - 1);
+	if (!rc)
+		*tp = found;
+	return rc;
+}
+
+/* Sleepable; idempotent. */
+static void perfctr_switch_unhook(struct tracepoint **tp, void *probe)
+{
+	if (!*tp)
+		return;
+	tracepoint_probe_unregister(*tp, probe, NULL);
+	tracepoint_synchronize_unregister();
+	*tp = NULL;
+}
+#endif
+
 #include "perfctr_priv.c"
 #include "perfctr_group.c"
 #include "perfctr_cpus.c"

@@ -28,7 +28,6 @@
 #ifdef PERFCTR_NCGROUP
 
 #include <linux/cgroup.h>
-#include <linux/tracepoint.h>
 #include <linux/version.h>
 
 /* start[k] when counter k could not be read at the last switch */
@@ -47,8 +46,7 @@ struct perfctr_cg_cpu {
 static struct perfctr_cg_cpu __percpu *perfctr_cg_cpus;
 static struct cgroup *perfctr_cg[PERFCTR_NCGROUP];	/* slot -> cgroup */
 static unsigned int perfctr_cg_req[PERFCTR_NCGROUP];	/* slot -> idx */
-static struct tracepoint *perfctr_cg_tp;
-static int perfctr_cg_registered;
+static struct tracepoint *perfctr_cg_tp;	/* while hooked */
 
 /*
  * Is task t in counter slot k's cgroup, or below it?  IRQs off (an RCU
@@ -151,12 +149,6 @@ static int perfctr_read_cgroup(unsigned int idx, u64 *val)
 	return rc;
 }
 
-static void perfctr_cg_lookup(struct tracepoint *tp, void *priv)
-{
-	if (!strcmp(tp->name, "sched_switch"))
-		perfctr_cg_tp = tp;
-}
-
 /* Each .cgroup counter's cgroup, by its path below the cgroup2 root (of
  * the loading process's cgroup namespace).  Sleepable. */
 static int perfctr_cg_resolve(void)
@@ -209,18 +201,8 @@ static int perfctr_cgroups_start(void)
 	if (!perfctr_cg_cpus)
 		return -ENOMEM;
 	perfctr_cg_init_cpus();
-	for_each_kernel_tracepoint(perfctr_cg_lookup, NULL);
-	if (!perfctr_cg_tp) {
-		_stp_error("perfctr: .cgroup counters need the sched_switch "
-			   "tracepoint\n");
-		return -ENOENT;
-	}
-	/* after the script's own sched_switch probes, as .thread's */
-	rc = tracepoint_probe_register_prio(perfctr_cg_tp,
-					    perfctr_cg_on_switch, NULL,
-					    TRACEPOINT_DEFAULT_PRIO - 1);
-	perfctr_cg_registered = !rc;
-	return rc;
+	return perfctr_switch_hook(&perfctr_cg_tp, perfctr_cg_on_switch,
+				   ".cgroup");
 }
 
 /* Sleepable; idempotent; before the per-CPU counters go. */
@@ -229,13 +211,7 @@ static void perfctr_cgroups_stop(void)
 	struct perfctr_cg_cpu __percpu *cgs = perfctr_cg_cpus;
 	unsigned int k;
 
-	if (perfctr_cg_registered) {
-		tracepoint_probe_unregister(perfctr_cg_tp,
-					    perfctr_cg_on_switch, NULL);
-		tracepoint_synchronize_unregister();
-	}
-	perfctr_cg_registered = 0;
-	perfctr_cg_tp = NULL;
+	perfctr_switch_unhook(&perfctr_cg_tp, perfctr_cg_on_switch);
 	WRITE_ONCE(perfctr_cg_cpus, NULL);
 	synchronize_rcu();	/* a reader may still hold cgs */
 	free_percpu(cgs);

@@ -35,7 +35,6 @@
  */
 #ifdef PERFCTR_NTHREAD
 
-#include <linux/tracepoint.h>
 #include <linux/version.h>
 
 
@@ -57,8 +56,7 @@ struct perfctr_thread {
 #include "perfctr_thrpool.c"
 
 static unsigned int perfctr_thread_req[PERFCTR_NTHREAD];	/* slot -> idx */
-static struct tracepoint *perfctr_tp_switch;
-static int perfctr_tp_registered;
+static struct tracepoint *perfctr_tp_switch;	/* while hooked */
 
 /* This CPU remembers t (NULL: none) as its current thread's record.
  * IRQs off, on this CPU: a nested reader sees the pointer before or
@@ -294,12 +292,6 @@ static int perfctr_read_thread(unsigned int idx, u64 *val)
 	return rc;
 }
 
-static void perfctr_tp_lookup(struct tracepoint *tp, void *priv)
-{
-	if (!strcmp(tp->name, "sched_switch"))
-		perfctr_tp_switch = tp;
-}
-
 /* Sleepable; after the per-CPU counters exist. */
 static int perfctr_threads_start(void)
 {
@@ -313,20 +305,10 @@ static int perfctr_threads_start(void)
 	rc = perfctr_thr_pool_start();
 	if (rc)
 		return rc;	/* perfctr_threads_stop() frees */
-	for_each_kernel_tracepoint(perfctr_tp_lookup, NULL);
-	if (!perfctr_tp_switch) {
-		_stp_error("perfctr: .thread counters need the sched_switch "
-			   "tracepoint\n");
-		return -ENOENT;
-	}
-	/* After the script's own sched_switch probes (default priority): a
-	 * probe there reads the outgoing thread before its record moves on,
-	 * and a dying thread's before its record goes. */
-	rc = tracepoint_probe_register_prio(perfctr_tp_switch,
-					    perfctr_on_switch, NULL,
-					    TRACEPOINT_DEFAULT_PRIO - 1);
-	perfctr_tp_registered = !rc;
-	return rc;
+	/* a script's sched_switch probe reads the outgoing thread before
+	 * its record moves on, and a dying thread's before its record goes */
+	return perfctr_switch_hook(&perfctr_tp_switch, perfctr_on_switch,
+				   ".thread");
 }
 
 /* Sleepable; idempotent; before the per-CPU counters go. */
@@ -334,13 +316,7 @@ static void perfctr_threads_stop(void)
 {
 	unsigned int cpu;
 
-	if (perfctr_tp_registered) {
-		tracepoint_probe_unregister(perfctr_tp_switch,
-					    perfctr_on_switch, NULL);
-		tracepoint_synchronize_unregister();
-	}
-	perfctr_tp_registered = 0;
-	perfctr_tp_switch = NULL;
+	perfctr_switch_unhook(&perfctr_tp_switch, perfctr_on_switch);
 	for_each_possible_cpu(cpu)	/* the records go */
 		if (perfctr_cpus)
 			per_cpu_ptr(perfctr_cpus, cpu)->thr = NULL;
