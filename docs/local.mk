@@ -1,5 +1,6 @@
 ## docs/local.mk - man pages: installed, and checked to render cleanly.
 dist_man_MANS += docs/man/stap-perfctr.1 docs/man/perfctr-run.8 \
+	docs/man/perfctr-stapsh.8 \
 	docs/man/stapprobes.perfctr.3stap
 
 TESTS += docs/man/render.test

@@ -19,6 +19,36 @@ helper_perfctr_run_SOURCES = helper/perfctr-run.c
 helper_perfctr_run_CPPFLAGS = $(AM_CPPFLAGS) -DREAL_STAPRUN=\"$(REAL_STAPRUN)\"
 helper_perfctr_run_LDADD = helper/libperfctr.a $(PFM_LIBS) $(ELF_LIBS) $(JANSSON_LIBS)
 
+# The remote end of stap --remote: stapsh's protocol, perfctr-run in
+# place of staprun (standalone: the guest harness builds it static).
+bin_PROGRAMS += helper/perfctr-stapsh
+helper_perfctr_stapsh_SOURCES = helper/stapsh.c
+helper_perfctr_stapsh_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DPERFCTR_RUN=\"$(bindir)/perfctr-run\" \
+	-DSTAP_VERSION=\"$(STAP_VERSION)\"
+
+# `stap --remote ssh://HOST` runs the first `stapsh` in the remote PATH:
+# ours, where our bindir comes first (ssh's default PATH has /usr/local/bin
+# before /usr/bin).  Never over another stapsh, nor beside the real stap
+# (a distribution package: its stapsh link goes with its stap link).
+install-exec-hook: install-stapsh-link
+install-stapsh-link:
+	@t='$(DESTDIR)$(bindir)/stapsh'; \
+	if test -e "$$t" && test "$$(readlink "$$t")" != perfctr-stapsh; then \
+	  echo "NOTE: $$t exists and is not perfctr-stapsh's link:" \
+	       "not installing the stapsh link." >&2; \
+	elif test "$$(readlink -f '$(bindir)/stap')" = '$(REAL_STAP)'; then \
+	  echo "NOTE: $(bindir) holds the real stap: not installing the stapsh" \
+	       "link (a package links it in its own bin)." >&2; \
+	else \
+	  rm -f "$$t" && $(LN_S) perfctr-stapsh "$$t"; \
+	fi
+uninstall-local: uninstall-stapsh-link
+uninstall-stapsh-link:
+	@t='$(DESTDIR)$(bindir)/stapsh'; \
+	if test "$$(readlink "$$t" 2>/dev/null)" = perfctr-stapsh; then rm -f "$$t"; fi
+.PHONY: install-stapsh-link uninstall-stapsh-link
+
 EXTRA_DIST += helper/README.md
 
 # Unit tests (testsuite/unit/helper): TAP programs.
@@ -41,7 +71,8 @@ helper_tests = \
 	testsuite/unit/helper/test-perf-modifiers \
 	testsuite/unit/helper/test-topology
 check_PROGRAMS += $(helper_tests)
-TESTS += $(helper_tests)
+TESTS += $(helper_tests) testsuite/unit/helper/stapsh.test
+EXTRA_DIST += testsuite/unit/helper/stapsh.test
 helper_test_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/testsuite/lib \
 	-I$(top_srcdir)/testsuite/unit/helper -DTEST_CC=\"$(CC)\" \
 	-DPERFCTR_RUN=\"$(abs_top_builddir)/helper/perfctr-run\" \

@@ -38,6 +38,7 @@ struct cmdline {
 	int nopts;		/* module options after it */
 	int loads;		/* staprun would load the module */
 	int verbose;
+	char remote[32];	/* stap --remote's host index (-r ID:URI) */
 };
 
 /* Which staprun options mean the module is not loaded by this run. */
@@ -60,6 +61,9 @@ static int cmdline_parse(struct cmdline *c, int argc, char **argv)
 		if (opt == '?' || opt == ':' || strchr(no_load_opts, opt))
 			c->loads = 0;
 		c->verbose += opt == 'v';
+		if (opt == 'r' && optarg)
+			snprintf(c->remote, sizeof(c->remote), "%.*s",
+				 (int)strcspn(optarg, ":"), optarg);
 	}
 	if (optind < argc) {
 		for (i = 1; i < argc; i++)
@@ -812,6 +816,46 @@ static int nofile_raise(const struct perfctr_modtab *tab, struct rlimit *old)
 	return r.rlim_cur != old->rlim_cur && !setrlimit(RLIMIT_NOFILE, &r);
 }
 
+/*
+ * A run for stap --remote (staprun's -r ID:URI, which stap gives every
+ * remote host): our lines start with the host's index as --remote-prefix
+ * writes standard output ("ID: "), since stap prefixes only that stream,
+ * and every counter's encoding is listed, so a run on many hosts says
+ * what each one counts.  The lines are gathered and written at the end.
+ */
+static FILE *remote_stderr;
+static char *remote_text;
+static size_t remote_len;
+
+static void remote_begin(void)
+{
+	FILE *mem = open_memstream(&remote_text, &remote_len);
+
+	if (!mem)
+		return;
+	remote_stderr = stderr;
+	stderr = mem;
+}
+
+static void remote_end(const char *id)
+{
+	const char *p, *nl;
+
+	if (!remote_stderr)
+		return;
+	fclose(stderr);
+	stderr = remote_stderr;
+	remote_stderr = NULL;
+	for (p = remote_text; p && *p; p = nl + 1) {
+		nl = strchrnul(p, '\n');
+		fprintf(stderr, "%s: %.*s\n", id, (int)(nl - p), p);
+		if (!*nl)
+			break;
+	}
+	free(remote_text);
+	remote_text = NULL;
+}
+
 /* perfctr-run --dump-counters[=FORMAT]: stap-perfctr runs it for its own
  * --dump-counters and, with FORMAT names, for -l/-L (it links none of
  * the listing code); a machine that runs modules without stap asks it. */
@@ -899,7 +943,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	raised = nofile_raise(&tab, &nofile);
-	assign = assign_build(&tab, c.verbose);
+	if (c.remote[0])
+		remote_begin();
+	assign = assign_build(&tab, c.verbose || c.remote[0]);
+	remote_end(c.remote);
 	if (raised)
 		setrlimit(RLIMIT_NOFILE, &nofile);
 	perfctr_modtab__free(&tab);

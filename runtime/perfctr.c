@@ -246,7 +246,9 @@ static int perfctr_start_checked(void)
 		_stp_error("perfctr: this module counts events that must be "
 			   "resolved for this machine first; start it with "
 			   "perfctr-run [staprun options] %s.ko (or run the "
-			   "script with stap-perfctr)\n", THIS_MODULE->name);
+			   "script with stap-perfctr; a stap --remote host "
+			   "runs perfctr-stapsh in place of stapsh)\n",
+			   THIS_MODULE->name);
 		return -EINVAL;
 	}
 	/* parse a copy: the parameter stays readable as it was given */

@@ -40,8 +40,8 @@ guest_prog_files = \
 EXTRA_DIST += testsuite/README.md testsuite/guest-run \
 	testsuite/guest/run-suite testsuite/guest/run-suite-arm64 \
 	testsuite/guest/run-suite-trixie testsuite/guest/run-suite-trixie-arm64 \
-	testsuite/guest/run-suite-rt \
-	testsuite/guest/x86_64 testsuite/guest/arm64 \
+	testsuite/guest/run-suite-rt testsuite/guest/run-remote \
+	testsuite/guest/x86_64 testsuite/guest/arm64 testsuite/guest/remote \
 	$(guest_lib_files) $(guest_prog_files)
 
 # make -j runs the tests in TESTS order, as many at once as it may: the
@@ -56,7 +56,8 @@ EXTRA_DIST += testsuite/unit/lib/apt-sources.test testsuite/unit/lib/guest-hang.
 # the rest after every host test (Makefile.am appends them last), so
 # that what ends the run is these suites, not a host test left alone
 guest_suites_later = testsuite/guest/run-suite-trixie-arm64 \
-	testsuite/guest/run-suite-trixie testsuite/guest/run-suite-rt
+	testsuite/guest/run-suite-trixie testsuite/guest/run-suite-rt \
+	testsuite/guest/run-remote
 # the Debian package on both stacks: built, checked, installed, run
 guest_suites_later += testsuite/package/deb.test
 EXTRA_DIST += testsuite/package/deb.test testsuite/lib/installed-run

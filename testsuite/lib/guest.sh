@@ -21,6 +21,8 @@ GUEST_SMP=${GUEST_SMP:-2}
 GUEST_BOOT_SECS=${GUEST_BOOT_SECS:-120}	# boot + power off, beyond the jobs
 GUEST_STALL_SECS=${GUEST_STALL_SECS:-60}	# a job's time beyond its limit
 GUEST_POLL_SECS=${GUEST_POLL_SECS:-5}	# how often a boot's progress is looked at
+# more QEMU options for a boot (devices a test adds: run-remote's port)
+GUEST_QEMU_EXTRA=()
 # what must not appear in the guest kernel's log
 GUEST_KERNEL_BAD_RE='(BUG|WARNING)[: ]|sleeping function called|Oops|general protection|soft lockup|hard LOCKUP|blocked for more than|Kernel panic'
 
@@ -213,6 +215,7 @@ guest_boot() {
 	"$ARCH_QEMU" "${ARCH_QEMU_ARGS[@]}" \
 		-m "$GUEST_MEM" -smp "$GUEST_SMP" \
 		-nodefaults -display none -no-reboot "${ARCH_CHANNEL_ARGS[@]}" \
+		"${GUEST_QEMU_EXTRA[@]}" \
 		-monitor "pipe:$w/monitor" \
 		-kernel "$(arch_boot_kernel)" -initrd "$w/initrd.cpio" \
 		-append "console=$ARCH_CONSOLE quiet panic=-1 $ARCH_APPEND guest_out=$ARCH_OUT_TTY" \

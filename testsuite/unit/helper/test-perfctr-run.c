@@ -295,6 +295,47 @@ static void refusals(void)
 		       "cannot read the online CPUs under");
 }
 
+/* Does every line of TEXT (at least one) start with PREFIX? */
+static int all_lines_start(const char *text, const char *prefix)
+{
+	const char *p = text;
+
+	if (!*p)
+		return 0;
+	for (; *p; p = strchrnul(p, '\n') + !!*strchrnul(p, '\n'))
+		if (strncmp(p, prefix, strlen(prefix)))
+			return 0;
+	return 1;
+}
+
+/* A run for stap --remote (staprun's -r ID:URI): every line of ours
+ * starts with "ID: ", the encodings are listed without -v, and staprun
+ * gets the arguments as they came. */
+static void remote(void)
+{
+	const char *sw[] = { "-r", "1:unix:/tmp/s.sock", test_path("sw.ko"), NULL };
+	const char *mixed[] = { "-R", "-r", "12:ssh://h", test_path("mixed.ko"), NULL };
+	char *err;
+
+	is_int(run(sw, NULL), 0, "remote: staprun runs");
+	expect_argv("remote", sw,
+		    "perfctr_assign=" HASH ";0,1,1,0,0,10;1,1,2,0,0,16");
+	err = stderr_text();
+	like(err, "1: perfctr-run: counter \"tc\": event \"task-clock\" is type 1 config 0x1 ",
+	     "remote: each counter's encoding, prefixed with the host's index");
+	like(err, "\n1: perfctr-run: counter \"pf\": event \"page-faults\" is type 1 config 0x2 ",
+	     "remote: the second counter's too");
+	ok(all_lines_start(err, "1: "), "remote: every line prefixed");
+	free(err);
+	expect_refusal("remote: two bad counters", mixed, NULL,
+		       "12: perfctr-run: x.stp:4:22: counter \"c\": unknown event \"cylces\"; did you mean \"cycles\"?\n");
+	err = stderr_text();
+	like(err, "\n12: perfctr-run: x.stp:5:22: counter \"d\": event \"cycles\" cannot be counted on CPU 0",
+	     "remote: the second refusal");
+	ok(all_lines_start(err, "12: "), "remote: every line of the refusal prefixed");
+	free(err);
+}
+
 /* Counters the module cannot create per CPU or per task on the
  * machine's PMUs: refused before any trial open, at the script's line. */
 static void topology(void)
@@ -384,6 +425,7 @@ int main(void)
 	if (geteuid() == 0) {
 		assignments();
 		refusals();
+		remote();
 		topology();
 		unprivileged();
 	} else {
