@@ -258,12 +258,17 @@ static int per_socket(const struct perfctr_topo_pmu *p,
 static int not_socket(const struct perfctr_topo_pmu *p,
 		      const struct perfctr_request *req, char *err, size_t len)
 {
+	char pmu[160];
+
+	if (p)
+		snprintf(pmu, sizeof(pmu), "of PMU \"%s\", which has no cpumask",
+			 p->name);
+	else
+		snprintf(pmu, sizeof(pmu), "of no PMU with a cpumask");
 	return pc_err(err, len, -EOPNOTSUPP,
-		      "event \"%s\" is %s%s%s, which has no cpumask: .socket "
-		      "counts the counters a socket shares (uncore, RAPL's "
-		      "power, C-state residency: a PMU with a cpumask); count "
-		      "it .cpu", req->event, p ? "of PMU \"" : "not of a PMU "
-		      "with a cpumask", p ? p->name : "", p ? "\"" : "");
+		      "event \"%s\" is %s: .socket counts the counters a "
+		      "socket shares (uncore, RAPL's power, C-state residency: "
+		      "a PMU with a cpumask); count it .cpu", req->event, pmu);
 }
 
 /* One of a socket's ids for cpu (SYSFS/devices/system/cpu/cpuN/

@@ -331,7 +331,7 @@ static const struct scope_case socket_cases[] = {
 	  ".socket, or .multiplex", "t.stp:1:1" },
 	{ ".socket.group(\"g\")", "probe end { x = @perfctr(\"c\") }", 1, 0,
 	  "a group counts per CPU only (perfctr-run opens it on each CPU); "
-	  "drop .thread/.process/.cgroup/.socket, or .group", "t.stp:1:33" },
+	  "drop .thread/.process/.cgroup/.socket, or .group", "t.stp:1:39" },
 	{ ".cpu.socket", "probe end { x = @perfctr(\"c\") }", 1, 0,
 	  "", "t.stp:1:30" },
 	{ ".socket", "probe end { x = perfctr_total(\"c\") }", 1, 0,
