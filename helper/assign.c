@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * assign.c - the records of the perfctr_assign module argument:
- * ";idx,type,config,config1,config2,flags", decimal then hex, and a
- * group's ";gidx,fd0,ncpu", decimal.
+ * ";idx,type,config,config1,config2,flags", decimal then hex, a
+ * group's ";gidx,fd0,ncpu" and a .socket counter's ";sidx,cpu,...",
+ * decimal, and a counter's unit and scale ";uidx,mult,shift,unit".
  */
 #include <errno.h>
 #include <stdio.h>
@@ -45,4 +46,24 @@ int perfctr_assign__append_group(char *buf, size_t len, unsigned int idx,
 				 unsigned int fd0, unsigned int ncpu)
 {
 	return append(buf, len, ";g%u,%u,%u", idx, fd0, ncpu);
+}
+
+int perfctr_assign__append_socket(char *buf, size_t len, unsigned int idx,
+				  const int *cpus, int n)
+{
+	int k, ret = append(buf, len, ";s%u", idx);
+
+	for (k = 0; k < n && !ret; k++)
+		ret = append(buf, len, ",%d", cpus[k]);
+	return ret;
+}
+
+int perfctr_assign__append_unit(char *buf, size_t len, unsigned int idx,
+				const struct perfctr_unit *u)
+{
+	if (!u->unit[0] && !u->mult)
+		return 0;
+	return append(buf, len, ";u%u,%llx,%u,%s", idx,
+		      (unsigned long long)(u->mult ? u->mult : 1),
+		      u->mult ? u->shift : 0, u->unit);
 }

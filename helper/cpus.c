@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cpus.c - the online CPUs, from SYSFS/devices/system/cpu/online, a
- * list such as "0-3,5,7-8".
+ * cpus.c - CPU lists such as "0-3,5,7-8": the online CPUs, from
+ * SYSFS/devices/system/cpu/online, and a PMU's cpumask.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -49,6 +49,20 @@ static int list_parse(const char *s, int *cpus)
 	}
 }
 
+int perfctr_cpus__parse(const char *list, int **cpus)
+{
+	int n = list_parse(list, NULL);
+
+	*cpus = NULL;
+	if (n <= 0)
+		return -EINVAL;
+	*cpus = malloc(n * sizeof(**cpus));
+	if (!*cpus)
+		return -ENOMEM;
+	list_parse(list, *cpus);
+	return n;
+}
+
 int perfctr_cpus__online(const char *sysfs_root, int **cpus)
 {
 	char buf[8192];
@@ -62,12 +76,5 @@ int perfctr_cpus__online(const char *sysfs_root, int **cpus)
 	close(dfd);
 	if (n < 0)
 		return n == -EFBIG ? -EINVAL : n;
-	n = list_parse(buf, NULL);
-	if (n <= 0)
-		return -EINVAL;
-	*cpus = malloc(n * sizeof(**cpus));
-	if (!*cpus)
-		return -ENOMEM;
-	list_parse(buf, *cpus);
-	return n;
+	return perfctr_cpus__parse(buf, cpus);
 }

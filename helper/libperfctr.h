@@ -97,6 +97,7 @@ enum perfctr_scope {
 	PERFCTR_SCOPE_THREAD,	/* each thread's own, every thread */
 	PERFCTR_SCOPE_PROCESS,	/* a process's threads and children */
 	PERFCTR_SCOPE_CGROUP,	/* every task in a cgroup v2 subtree */
+	PERFCTR_SCOPE_SOCKET,	/* a socket's, of a PMU with a cpumask */
 };
 
 /* Longest perfctr_req value, with every byte of the strings escaped. */
@@ -182,6 +183,39 @@ int perfctr_sample__check(const struct perfctr_request *req,
  * (buffer unchanged). */
 int perfctr_assign__append(char *buf, size_t len, unsigned int idx,
 			   const struct perfctr_encoding *enc);
+
+/* What one count of a sysfs event is: its .unit (e.g. "Joules"; ""
+ * for none) and .scale as written ("" for none), the scale as
+ * mult / 2^shift (mult 0 for none). */
+struct perfctr_unit {
+	char unit[PERFCTR_UNIT_MAX];
+	char scale[64];
+	uint64_t mult;
+	unsigned int shift;
+};
+
+/* The unit and scale of event, a counter's name, when it is "PMU/NAME/"
+ * with NAME in the PMU's events/ (else none).  Returns 0, or -EINVAL
+ * (a unit the assignment cannot carry), -ERANGE (a scale above 2^53
+ * or below 2^-96) with u as far as read. */
+int perfctr_unit__read(const char *sysfs_root, const char *event,
+		       struct perfctr_unit *u);
+
+/* "6.103515625e-5" as mult / 2^shift, mult odd (exact for a binary
+ * fraction; 53 bits of any other).  Returns 0, -EINVAL, -ERANGE. */
+int perfctr_scale__parse(const char *s, uint64_t *mult, unsigned int *shift);
+
+/* Appends a counter's unit record, ";uIDX,MULT,SHIFT,UNIT" (MULT hex),
+ * when u has a unit or a scale.  Returns 0 or -ENOSPC. */
+int perfctr_assign__append_unit(char *buf, size_t len, unsigned int idx,
+				const struct perfctr_unit *u);
+/* Longest unit record, with its ';'. */
+#define PERFCTR_ASSIGN_UNIT_MAX (32 + PERFCTR_UNIT_MAX)
+
+/* Appends a .socket counter's record: request idx is opened on cpus[n],
+ * one a socket, ascending.  Returns 0 or -ENOSPC. */
+int perfctr_assign__append_socket(char *buf, size_t len, unsigned int idx,
+				  const int *cpus, int n);
 
 /* Appends a group's record: the group led by request idx has its events
  * open on ncpu CPUs, CPU by CPU in ascending order and each CPU's in
@@ -369,6 +403,7 @@ struct perfctr_topology {
 	unsigned int n;
 	struct perfctr_topo_pmu *pmus;	/* sorted by name */
 	unsigned int n_core;		/* PMUs with a `cpus` file */
+	char *root;			/* the sysfs it was read from */
 };
 
 /* Reads SYSFS/bus/event_source/devices (sysfs_root NULL: "/sys").
@@ -389,16 +424,26 @@ perfctr_topology__pmu(const struct perfctr_topology *t,
 		      const struct perfctr_encoding *enc);
 
 /* Can a counter of req with encoding enc be created as the module
- * creates it (a copy per CPU, or per task for .process)?  Refused: a
- * PMU with a `cpumask`, in any scope; on a hybrid machine an event of
- * one core PMU per CPU (it cannot be created on the other PMUs' CPUs),
- * and any core PMU's event per task (it binds to one core PMU and
- * misses the task's time on the others).  Returns 0, or -EOPNOTSUPP
- * with why and what to do in err. */
+ * creates it (a copy per CPU, or per task for .process; one per socket
+ * for .socket)?  Refused: a PMU with a `cpumask` in any scope but
+ * .socket, and in .socket any other event, or one whose cpumask names
+ * two CPUs of one socket (a per-core PMU: cstate_core); on a hybrid
+ * machine an event of one core PMU per CPU (it cannot be created on the
+ * other PMUs' CPUs), and any core PMU's event per task (it binds to one
+ * core PMU and misses the task's time on the others).  Returns 0, or
+ * -EOPNOTSUPP with why and what to do in err. */
 int perfctr_topology__check(const struct perfctr_topology *t,
 			    const struct perfctr_request *req,
 			    const struct perfctr_encoding *enc,
 			    char *err, size_t len);
+
+/* The CPUs a .socket counter of enc is opened on: its PMU's cpumask,
+ * one CPU a socket.  Returns how many, with their ids in *cpus
+ * (malloc'd, ascending), or -ENOENT (no PMU with a cpumask counts
+ * enc), -EINVAL (a malformed mask), -ENOMEM. */
+int perfctr_topology__socket_cpus(const struct perfctr_topology *t,
+				  const struct perfctr_encoding *enc,
+				  int **cpus);
 
 /* "every-cpu", "core", "hybrid-core", "per-socket" (JSON), and how the
  * text dump marks it ("" for every-cpu). */
@@ -406,6 +451,11 @@ const char *perfctr_span__name(unsigned int span);
 const char *perfctr_span__text(unsigned int span);
 
 /* ------------------------------------------------------------------ cpus */
+
+/* Parses a CPU list ("0-3,5", as sysfs writes them).  Returns the
+ * number of CPUs with their ids in *cpus (malloc'd, ascending), or
+ * -EINVAL (malformed), -ENOMEM. */
+int perfctr_cpus__parse(const char *list, int **cpus);
 
 /* Reads SYSFS/devices/system/cpu/online ("0-3,5").  Returns the number
  * of CPUs with their ids in *cpus (malloc'd, ascending), or -ENOENT,

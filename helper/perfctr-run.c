@@ -147,6 +147,9 @@ struct plan {
 	int *cpus, ncpus, groups;
 	int *gfd;
 	unsigned int *fd0;
+	/* .socket requests: the CPUs of their PMU's cpumask, one a socket */
+	int **sock, *nsock;
+	struct perfctr_unit *unit;	/* each request's sysfs unit, scale */
 };
 
 static int plan_alloc(struct plan *p, const struct perfctr_modtab *tab)
@@ -165,8 +168,12 @@ static int plan_alloc(struct plan *p, const struct perfctr_modtab *tab)
 	p->res = calloc(n, sizeof(*p->res));
 	p->leader = calloc(n, sizeof(*p->leader));
 	p->fd0 = calloc(n, sizeof(*p->fd0));
-	if (!p->enc || !p->ok || !p->why || !p->set || !p->set_idx ||
-	    !p->set_pos || !p->res || !p->leader || !p->fd0)
+	p->sock = calloc(n, sizeof(*p->sock));
+	p->nsock = calloc(n, sizeof(*p->nsock));
+	p->unit = calloc(n, sizeof(*p->unit));
+	if (!p->unit || !p->enc || !p->ok || !p->why || !p->set || !p->set_idx ||
+	    !p->set_pos || !p->res || !p->leader || !p->fd0 || !p->sock ||
+	    !p->nsock)
 		return -ENOMEM;
 	for (i = 0; i < tab->n; i++) {
 		for (j = 0; j < i && (!tab->reqs[i].group[0] ||
@@ -197,6 +204,11 @@ static void plan_free(struct plan *p)
 	free(p->cpus);
 	free(p->gfd);
 	free(p->fd0);
+	for (i = 0; p->sock && i < (int)p->tab->n; i++)
+		free(p->sock[i]);
+	free(p->sock);
+	free(p->nsock);
+	free(p->unit);
 }
 
 static int grouped(const struct plan *p, unsigned int i)
@@ -274,6 +286,15 @@ static void resolve_all(struct plan *p, struct perfctr_resolver *r,
 		if (perfctr_resolver__resolve_request(r, req, &p->enc[i], err,
 						      sizeof(err)))
 			fail(p, i, err);
+		else if (perfctr_unit__read(sysfs_root, req->event,
+					    &p->unit[i])) {
+			snprintf(err, sizeof(err), "event \"%s\": its unit "
+				 "\"%s\" or scale \"%s\" cannot be carried "
+				 "(a unit of [A-Za-z0-9_./-], a scale from "
+				 "2^-96 to 2^53)", req->event,
+				 p->unit[i].unit, p->unit[i].scale);
+			fail(p, i, err);
+		}
 		else if ((req->sample || req->hz) &&
 			 perfctr_sample__check(req, &p->enc[i], sysfs_root,
 					       proc && *proc ? proc : "/proc",
@@ -286,9 +307,11 @@ static void resolve_all(struct plan *p, struct perfctr_resolver *r,
 
 /*
  * The module creates one encoding per counter, a copy on every CPU (or
- * per task): refused here, before any trial open, are the counters that
- * cannot be had that way on this machine's PMUs (topology.c): per-socket
- * PMUs, and on a hybrid machine one core type's events.
+ * per task, or per socket): refused here, before any trial open, are the
+ * counters that cannot be had that way on this machine's PMUs
+ * (topology.c): per-socket PMUs but in .socket, anything else in
+ * .socket, and on a hybrid machine one core type's events.  A .socket
+ * counter's CPUs are its PMU's cpumask.
  */
 static void topology_all(struct plan *p, const char *sysfs_root)
 {
@@ -302,11 +325,17 @@ static void topology_all(struct plan *p, const char *sysfs_root)
 				fail(p, i, "out of memory reading the PMUs");
 		return;
 	}
-	for (i = 0; i < p->tab->n; i++)
-		if (p->ok[i] &&
-		    perfctr_topology__check(t, &p->tab->reqs[i], &p->enc[i],
+	for (i = 0; i < p->tab->n; i++) {
+		if (!p->ok[i])
+			continue;
+		if (perfctr_topology__check(t, &p->tab->reqs[i], &p->enc[i],
 					    err, sizeof(err)))
 			fail_group(p, i, err);
+		else if (p->tab->reqs[i].scope == PERFCTR_SCOPE_SOCKET &&
+			 (p->nsock[i] = perfctr_topology__socket_cpus(
+				  t, &p->enc[i], &p->sock[i])) <= 0)
+			fail(p, i, "cannot read its PMU's cpumask");
+	}
 	perfctr_topology__free(t);
 }
 
@@ -576,17 +605,33 @@ static int explain_payload(const struct plan *p, unsigned int k, int cpu,
 	return 1;
 }
 
-/* The set for one CPU: the good requests, a group's with its leader's
- * place (the leader comes first: it has the lowest index). */
-static unsigned int trial_set(struct plan *p)
+/* Is request i opened on cpu: every CPU, but a .socket counter only on
+ * its sockets' CPUs. */
+static int opened_on(const struct plan *p, unsigned int i, int cpu)
+{
+	int k;
+
+	if (p->tab->reqs[i].scope != PERFCTR_SCOPE_SOCKET)
+		return 1;
+	for (k = 0; k < p->nsock[i]; k++)
+		if (p->sock[i][k] == cpu)
+			return 1;
+	return 0;
+}
+
+/* The set for one CPU: the good requests opened there, a group's with
+ * its leader's place (the leader comes first: it has the lowest
+ * index). */
+static unsigned int trial_set(struct plan *p, int cpu)
 {
 	unsigned int i, k = 0;
 
 	for (i = 0; i < p->tab->n; i++)
 		p->set_pos[i] = -1;
 	for (i = 0; i < p->tab->n; i++) {
-		if (!p->ok[i] || (grouped(p, i) && p->set_pos[p->leader[i]] < 0 &&
-				  p->leader[i] != i))
+		if (!p->ok[i] || !opened_on(p, i, cpu) ||
+		    (grouped(p, i) && p->set_pos[p->leader[i]] < 0 &&
+		     p->leader[i] != i))
 			continue;
 		perfctr_trial__init(&p->set[k], &p->tab->reqs[i], &p->enc[i]);
 		p->set_pos[i] = k;
@@ -606,9 +651,9 @@ static unsigned int trial_set(struct plan *p)
  * group's events stay open, for the module. */
 static void trial_cpu(struct plan *p, int pos, const char *sysfs_root)
 {
-	unsigned int i, r, k = trial_set(p);
-	char why[WHY_MAX - 128], msg[WHY_MAX];
 	int ret, cpu = p->cpus[pos];
+	unsigned int i, r, k = trial_set(p, cpu);
+	char why[WHY_MAX - 128], msg[WHY_MAX];
 
 	ret = perfctr_trials__open(p->set, k, cpu, p->res);
 	for (i = 0; i < k; i++) {
@@ -731,11 +776,23 @@ static void show(const struct perfctr_request *req,
 		e->flags);
 }
 
+/* Room for the .socket counters' and the units' records. */
+static size_t sockets_len(const struct plan *p)
+{
+	size_t len = 0;
+	unsigned int i;
+
+	for (i = 0; i < p->tab->n; i++)
+		len += (p->nsock[i] ? PERFCTR_ASSIGN_GROUP_MAX +
+			p->nsock[i] * 8 : 0) + PERFCTR_ASSIGN_UNIT_MAX;
+	return len;
+}
+
 static char *assign_format(const struct plan *p, int verbose)
 {
 	const struct perfctr_modtab *tab = p->tab;
 	size_t len = sizeof(ASSIGN_KEY) + 16 + tab->n * PERFCTR_ASSIGN_REC_MAX +
-		     p->groups * PERFCTR_ASSIGN_GROUP_MAX;
+		     p->groups * PERFCTR_ASSIGN_GROUP_MAX + sockets_len(p);
 	char *buf = malloc(len);
 	unsigned int i, m, j;
 	int bad = 0;
@@ -748,6 +805,19 @@ static char *assign_format(const struct plan *p, int verbose)
 					      &p->enc[i]);
 		if (verbose)
 			show(&tab->reqs[i], &p->enc[i]);
+	}
+	for (i = 0; i < tab->n; i++)
+		bad |= perfctr_assign__append_unit(buf, len, tab->reqs[i].idx,
+						   &p->unit[i]);
+	for (i = 0; i < tab->n; i++) {
+		if (!p->nsock[i])
+			continue;
+		bad |= perfctr_assign__append_socket(buf, len, tab->reqs[i].idx,
+						     p->sock[i], p->nsock[i]);
+		if (verbose)
+			fprintf(stderr, PROG ": counter \"%s\": %d sockets, "
+				"from CPU %d on\n", tab->reqs[i].id,
+				p->nsock[i], p->sock[i][0]);
 	}
 	for (i = 0; i < tab->n; i++) {
 		if (!grouped(p, i) || p->leader[i] != i)

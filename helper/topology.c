@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * topology.c - which CPUs each PMU counts on (its `cpus` or `cpumask`
- * file), and the counters the module cannot create as it does today (a
- * copy per CPU, or per task): a PMU's shared per-socket counters, and on
- * a hybrid machine an event that only one core PMU can count.
+ * file), and the counters the module cannot create as their scope
+ * creates them (a copy per CPU, per task, or per socket): a PMU's
+ * shared per-socket counters anywhere but .socket, anything else in
+ * .socket, and on a hybrid machine an event that only one core PMU can
+ * count.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +37,7 @@ static const char *const scope_names[] = {
 	[PERFCTR_SCOPE_THREAD]	= ".thread",
 	[PERFCTR_SCOPE_PROCESS]	= ".process",
 	[PERFCTR_SCOPE_CGROUP]	= ".cgroup",
+	[PERFCTR_SCOPE_SOCKET]	= ".socket",
 };
 
 const char *perfctr_span__name(unsigned int span)
@@ -133,8 +137,10 @@ int perfctr_topology__read(const char *sysfs_root,
 
 	*out = NULL;
 	w.t = calloc(1, sizeof(*w.t));
-	if (!w.t)
+	if (!w.t || !(w.t->root = strdup(w.root))) {
+		free(w.t);
 		return -ENOMEM;
+	}
 	pc_sysfs_pmu_names(w.root, pmu_add, &w);
 	if (w.err) {
 		perfctr_topology__free(w.t);
@@ -158,6 +164,7 @@ void perfctr_topology__free(struct perfctr_topology *t)
 		free(t->pmus[i].cpus);
 	}
 	free(t->pmus);
+	free(t->root);
 	free(t);
 }
 
@@ -239,10 +246,85 @@ static int per_socket(const struct perfctr_topo_pmu *p,
 		      "event \"%s\" is of PMU \"%s\", whose cpumask \"%s\" "
 		      "names the one CPU per socket (or die, or core) that "
 		      "reads its counters: each counts for the whole socket, "
-		      "once, and a copy per CPU or per task would be wrong; "
-		      "per-socket counters are not supported yet in any "
-		      "scope: remove it (perf stat -a -e '%s' counts it per "
-		      "socket)", req->event, p->name, p->cpus, req->event);
+		      "once, and %s would be wrong; count it .socket (one "
+		      "counter per socket, read from any CPU of it)",
+		      req->event, p->name, p->cpus,
+		      req->sample || req->hz ? "sampling it" :
+		      req->scope == PERFCTR_SCOPE_PROCESS ? "a copy per task" :
+		      "a copy per CPU");
+}
+
+/* .socket: events of a PMU with a cpumask only. */
+static int not_socket(const struct perfctr_topo_pmu *p,
+		      const struct perfctr_request *req, char *err, size_t len)
+{
+	char pmu[160];
+
+	if (p)
+		snprintf(pmu, sizeof(pmu), "of PMU \"%s\", which has no cpumask",
+			 p->name);
+	else
+		snprintf(pmu, sizeof(pmu), "of no PMU with a cpumask");
+	return pc_err(err, len, -EOPNOTSUPP,
+		      "event \"%s\" is %s: .socket counts the counters a "
+		      "socket shares (uncore, RAPL's power, C-state residency: "
+		      "a PMU with a cpumask); count it .cpu", req->event, pmu);
+}
+
+/* One of a socket's ids for cpu (SYSFS/devices/system/cpu/cpuN/
+ * topology/FILE), or -1 where sysfs does not say. */
+static long cpu_topo(const char *root, int cpu, const char *file)
+{
+	char path[128], buf[32], *end;
+	long v;
+	int dfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (dfd < 0)
+		return -1;
+	snprintf(path, sizeof(path), "devices/system/cpu/cpu%d/topology/%s",
+		 cpu, file);
+	v = pc_sysfs_read(dfd, path, buf, sizeof(buf)) > 0 ?
+	    strtol(buf, &end, 10) : -1;
+	close(dfd);
+	return v;
+}
+
+/* Two CPUs of p's cpumask in one socket (package and die, where sysfs
+ * has them): a per-core PMU (cstate_core), which .socket cannot count
+ * once per socket. */
+static int two_in_a_socket(const struct perfctr_topology *t,
+			   const struct perfctr_topo_pmu *p,
+			   const struct perfctr_request *req, char *err,
+			   size_t len)
+{
+	long pkg[2], die[2];
+	int *cpus, n, i, j, ret = 0;
+
+	n = perfctr_cpus__parse(p->cpus, &cpus);
+	if (n < 0)
+		return pc_err(err, len, -EOPNOTSUPP, "PMU \"%s\": cannot read "
+			      "its cpumask \"%s\"", p->name, p->cpus);
+	for (i = 0; i < n && !ret; i++) {
+		pkg[0] = cpu_topo(t->root, cpus[i], "physical_package_id");
+		die[0] = cpu_topo(t->root, cpus[i], "die_id");
+		for (j = 0; j < i && pkg[0] >= 0 && !ret; j++) {
+			pkg[1] = cpu_topo(t->root, cpus[j], "physical_package_id");
+			die[1] = cpu_topo(t->root, cpus[j], "die_id");
+			if (pkg[0] == pkg[1] && die[0] == die[1])
+				ret = pc_err(err, len, -EOPNOTSUPP,
+					     "event \"%s\" is of PMU \"%s\", "
+					     "whose cpumask \"%s\" names CPUs "
+					     "%d and %d of one socket (package "
+					     "%ld): its counters are per core, "
+					     "and .socket counts once per "
+					     "socket; count it with perf stat "
+					     "-a -e '%s'", req->event, p->name,
+					     p->cpus, cpus[j], cpus[i], pkg[0],
+					     req->event);
+		}
+	}
+	free(cpus);
+	return ret;
 }
 
 static int per_task(const struct perfctr_topology *t,
@@ -295,8 +377,12 @@ int perfctr_topology__check(const struct perfctr_topology *t,
 			    char *err, size_t len)
 {
 	const struct perfctr_topo_pmu *p = perfctr_topology__pmu(t, enc);
+	int socket = p && p->span == PERFCTR_SPAN_SOCKET;
 
-	if (p && p->span == PERFCTR_SPAN_SOCKET)
+	if (req->scope == PERFCTR_SCOPE_SOCKET)
+		return socket ? two_in_a_socket(t, p, req, err, len) :
+		       not_socket(p, req, err, len);
+	if (socket)
 		return per_socket(p, req, err, len);
 	if (!perfctr_topology__hybrid(t) || !on_core_pmu(p, enc))
 		return 0;
@@ -305,4 +391,16 @@ int perfctr_topology__check(const struct perfctr_topology *t,
 	if (p)
 		return one_core_type(t, p, req, err, len);
 	return 0;
+}
+
+int perfctr_topology__socket_cpus(const struct perfctr_topology *t,
+				  const struct perfctr_encoding *enc,
+				  int **cpus)
+{
+	const struct perfctr_topo_pmu *p = perfctr_topology__pmu(t, enc);
+
+	*cpus = NULL;
+	if (!p || p->span != PERFCTR_SPAN_SOCKET)
+		return -ENOENT;
+	return perfctr_cpus__parse(p->cpus, cpus);
 }

@@ -17,12 +17,21 @@
 
 #include "perfctr_assign.c"
 
-/* A record per counter, and a group's ("gIDX,FD0,NCPU") per group. */
+/* A record per counter and its unit's ("uIDX,MULT,SHIFT,UNIT"), a
+ * group's ("gIDX,FD0,NCPU") per group, and a .socket counter's CPUs
+ * ("sIDX,CPU,...") per .socket counter. */
 #ifdef PERFCTR_NGROUPS
-#define PERFCTR_ASSIGN_MAX (40 + PERFCTR_NDECLARED * 96 + PERFCTR_NGROUPS * 32)
+#define PERFCTR_ASSIGN_GROUPS (PERFCTR_NGROUPS * 32)
 #else
-#define PERFCTR_ASSIGN_MAX (40 + PERFCTR_NDECLARED * 96)
+#define PERFCTR_ASSIGN_GROUPS 0
 #endif
+#ifdef PERFCTR_NSOCKET
+#define PERFCTR_ASSIGN_SOCKETS (PERFCTR_NSOCKET * (8 + PERFCTR_SOCKETS * 8))
+#else
+#define PERFCTR_ASSIGN_SOCKETS 0
+#endif
+#define PERFCTR_ASSIGN_MAX (40 + PERFCTR_NDECLARED * (96 + 48) + \
+			    PERFCTR_ASSIGN_GROUPS + PERFCTR_ASSIGN_SOCKETS)
 
 /* Set once at load by perfctr-run; readable by all (--dump-counters). */
 static char perfctr_assign[PERFCTR_ASSIGN_MAX];
@@ -113,6 +122,7 @@ static void perfctr_switch_unhook(struct tracepoint **tp, void *probe)
 #include "perfctr_priv.c"
 #include "perfctr_group.c"
 #include "perfctr_cpus.c"
+#include "perfctr_socket.c"
 #include "perfctr_sum.c"
 #include "perfctr_thread.c"
 #include "perfctr_cgroup.c"
@@ -127,6 +137,9 @@ static const char *perfctr_read_error(unsigned int idx, int rc)
 		return "does not exist";
 	if (!perfctr_requests[idx].id)
 		return "was not created: its probe's %( %) condition is false";
+	if (perfctr_requests[idx].scope == PERFCTR_SCOPE_SOCKET ||
+	    rc == -EMEDIUMTYPE)
+		return perfctr_socket_why(rc);
 	if (rc == -ENODEV && perfctr_requests[idx].group)
 		return "has no group on this CPU: perfctr-run opened it on "
 		       "the CPUs that were online when it ran";
@@ -175,6 +188,39 @@ static const char *perfctr_site(long long site)
 	return site >= 0 && site < PERFCTR_NSITES ? perfctr_sites[site] : NULL;
 }
 
+/* The request the script names id, or -1: a walk of the table, for
+ * perfctr_unit() and perfctr_scaled().  Any context. */
+static int perfctr_find(const char *id)
+{
+	unsigned int i;
+
+	for (i = 0; i < PERFCTR_NDECLARED; i++)
+		if (perfctr_requests[i].id && !strcmp(perfctr_requests[i].id, id))
+			return i;
+	return -1;
+}
+
+/*
+ * count * per in the units of counter idx: one count is scale_mult /
+ * 2^scale_shift of them (its sysfs event's .scale; 1 without one), so
+ * per = 1000000 gives micro-units.  Rounded down.  Any context.
+ * Returns 0, or -ERANGE for a negative count or per, or a result past
+ * 63 bits.
+ */
+static int perfctr_scaled(unsigned int idx, s64 count, s64 per, s64 *out)
+{
+	const struct perfctr_slot *s = &perfctr_slots[idx];
+	u64 mult = s->scale_mult ? s->scale_mult : 1, x;
+	unsigned int shift = s->scale_mult ? s->scale_shift : 0;
+
+	if (count < 0 || per < 0 || check_mul_overflow((u64)count, (u64)per, &x))
+		return -ERANGE;
+	if (fls64(x) + fls64(mult) > 63 + shift)
+		return -ERANGE;
+	*out = mul_u64_u64_shr(x, mult, shift);
+	return 0;
+}
+
 /*
  * The read path as a function of its own, never called: reads are inlined
  * into stap's generated functions and probe handlers, where no symbol marks
@@ -194,6 +240,7 @@ static noinline __used int perfctr_read_path_check(unsigned int idx, u64 *v)
 	       perfctr_read_thread(idx, v) ?: perfctr_read_process(idx, v) ?:
 	       perfctr_read_total(idx, v) ?:
 	       perfctr_read_sum(idx, v, &cpu) ?: perfctr_read_sum_age(idx, v) ?:
+	       perfctr_read_socket(idx, v) ?: perfctr_read_socket_age(idx, v) ?:
 #ifdef PERFCTR_NGROUPS
 	       perfctr_read_group(idx, v) ?: perfctr_read_topdown(idx, v) ?:
 #endif

@@ -78,6 +78,13 @@ struct perfctr_group_desc {
 #define PERFCTR_SCOPE_THREAD	1
 #define PERFCTR_SCOPE_PROCESS	2
 #define PERFCTR_SCOPE_CGROUP	3
+#define PERFCTR_SCOPE_SOCKET	4
+
+/* The most sockets a .socket counter counts on: CPUs in its PMU's
+ * cpumask (stap -D PERFCTR_SOCKETS=N). */
+#ifndef PERFCTR_SOCKETS
+#define PERFCTR_SOCKETS	8
+#endif
 
 /* What the helper assigned to a request (docs/design.md). */
 struct perfctr_slot {
@@ -85,6 +92,16 @@ struct perfctr_slot {
 	unsigned int type;
 	unsigned long long config, config1, config2;
 	unsigned int flags;
+	/* .socket: the CPUs of its PMU's cpumask, ascending, one a socket
+	 * (an "sIDX,CPU,..." record) */
+	unsigned int nsock;
+	unsigned int sock_cpu[PERFCTR_SOCKETS];
+	/* one count is scale_mult / 2^scale_shift units (mult 0: 1 / 1,
+	 * no unit), from the event's sysfs .scale and .unit (a "uIDX,MULT,
+	 * SHIFT,UNIT" record) */
+	unsigned long long scale_mult;
+	unsigned int scale_shift;
+	char unit[PERFCTR_UNIT_MAX];
 };
 
 /* Where perfctr-run left a group's events open (docs/design.md, "The
@@ -207,6 +224,11 @@ struct perfctr_cpu {
 #ifdef PERFCTR_HAVE_PAYLOAD
 	const struct perfctr_sample_now *sample;	/* NULL: no body runs */
 #endif
+#ifdef PERFCTR_NSOCKET
+	/* each .socket counter's socket of this CPU (perfctr_socket.c), or
+	 * -1: none of its PMU's cpumask is in this CPU's socket */
+	signed char sock[PERFCTR_NSOCKET];
+#endif
 #ifdef PERFCTR_NGROUPS
 	u64 hits;		/* probes started on this CPU */
 	struct perf_event *gev[PERFCTR_NGSLOTS];
@@ -262,6 +284,15 @@ static void perfctr_widen(void);
 static void perfctr_rearm_request(unsigned int owner);
 static bool perfctr_rearm_due(unsigned int owner);
 
+/* A snapshot timer on every online CPU (perfctr_sum.c): for
+ * perfctr_sum() and for .socket counters (perfctr_socket.c). */
+#if defined(PERFCTR_HAVE_SUM) || defined(PERFCTR_NSOCKET)
+#define PERFCTR_HAVE_TICK 1
+#endif
+#ifndef PERFCTR_SUMMED
+#define PERFCTR_SUMMED { 0 }
+#endif
+
 /* perfctr_sum() (perfctr_sum.c): each CPU's snapshots, set up with the
  * CPUs' counters and following them through CPU hotplug (the callbacks'
  * parts run on the CPU, sleepable). */
@@ -270,6 +301,14 @@ static int perfctr_sum_start(void);
 static void perfctr_sum_stop(void);
 static void perfctr_sum_cpu_up(unsigned int cpu);
 static void perfctr_sum_cpu_down(unsigned int cpu);
+
+/* .socket counters (perfctr_socket.c): created with the CPUs' counters,
+ * published by the snapshot timer of the CPU each counts on. */
+static int perfctr_socket_start(void);
+static void perfctr_socket_stop(void);
+static void perfctr_socket_tick(void);
+static int perfctr_socket_sum(unsigned int idx, u64 *val, int *cpu,
+			      bool age);
 
 /* Is ev counting on this CPU now?  IRQs off. */
 static __always_inline bool perfctr_counting_here(const struct perf_event *ev)
@@ -553,6 +592,28 @@ static __always_inline int perfctr_read_scaled(unsigned int idx, u64 *val)
 /* A read function given an id the script does not declare. */
 #define PERFCTR_UNDECLARED(id, site)					\
 	PERFCTR_FAIL((site), "no counter \"%s\" in this script", (id))
+
+/* perfctr_unit(): the unit of counter id's event, from sysfs ("" for
+ * none), into the stap function's return value. */
+#define PERFCTR_UNIT(id) do {						\
+	int i_ = perfctr_find(id);					\
+	if (i_ < 0)							\
+		PERFCTR_UNDECLARED((id), -1);				\
+	strlcpy(STAP_RETVALUE, perfctr_slots[i_].unit, MAXSTRINGLEN);	\
+} while (0)
+
+/* perfctr_scaled(): count * per in counter id's units. */
+#define PERFCTR_SCALED(id, count, per) do {				\
+	s64 v_ = 0;							\
+	int i_ = perfctr_find(id);					\
+	if (i_ < 0)							\
+		PERFCTR_UNDECLARED((id), -1);				\
+	if (perfctr_scaled(i_, (count), (per), &v_))			\
+		PERFCTR_FAIL(-1, "perfctr_scaled(\"%s\", %lld, %lld): "	\
+			     "negative, or past 63 bits in its units",	\
+			     (id), (long long)(count), (long long)(per));	\
+	STAP_RETURN(v_);						\
+} while (0)
 
 /*
  * perfctr_stamp(): where the current thread is, as a number that changes

@@ -8,7 +8,9 @@
  * agree with the script's .user/.kernel, and nothing else is accepted.
  * Format (docs/design.md): HASH;IDX,TYPE,CONFIG,CONFIG1,CONFIG2,FLAGS;...
  * and, for each group, gLEADER,FD0,NCPU: where perfctr-run left its
- * events open.  The events themselves are checked at start
+ * events open; for each .socket counter, sIDX,CPU,...: the CPUs of its
+ * PMU's cpumask; for a counter whose event has a sysfs unit or scale,
+ * uIDX,MULT,SHIFT,UNIT.  The events themselves are checked at start
  * (perfctr_group_event_check(), on what the fds hold).
  */
 #ifdef __KERNEL__
@@ -111,7 +113,104 @@ static int perfctr_record(char *rec, const struct perfctr_request_desc *reqs,
 			 reqs[idx].id, s.flags);
 		return -EINVAL;
 	}
+	/* its socket and unit records' */
+	s.nsock = slots[idx].nsock;
+	memcpy(s.sock_cpu, slots[idx].sock_cpu, sizeof(s.sock_cpu));
+	s.scale_mult = slots[idx].scale_mult;
+	s.scale_shift = slots[idx].scale_shift;
+	memcpy(s.unit, slots[idx].unit, sizeof(s.unit));
 	slots[idx] = s;
+	return 0;
+}
+
+/* "uIDX,MULT,SHIFT,UNIT": one count of counter IDX is MULT / 2^SHIFT
+ * UNIT (its sysfs event's .scale and .unit). */
+static int perfctr_unit_record(char *rec, const struct perfctr_table *t,
+			       struct perfctr_slot *slots, char *err,
+			       size_t errlen)
+{
+	char *f[4];
+	struct perfctr_slot *s;
+	unsigned long long mult;
+	unsigned int idx, shift;
+	size_t n;
+
+	if (perfctr_split(rec + 1, f, 4) != 4 || kstrtouint(f[0], 10, &idx) ||
+	    kstrtoull(f[1], 16, &mult) || kstrtouint(f[2], 10, &shift)) {
+		snprintf(err, errlen, "malformed unit record");
+		return -EINVAL;
+	}
+	if (idx >= t->n || !t->reqs[idx].id) {
+		snprintf(err, errlen, "unit record for unknown counter %u", idx);
+		return -EINVAL;
+	}
+	s = &slots[idx];
+	n = strlen(f[3]);
+	if (s->scale_mult) {
+		snprintf(err, errlen, "counter \"%s\": unit assigned twice",
+			 t->reqs[idx].id);
+		return -EINVAL;
+	}
+	if (!mult || mult >> 53 || shift > PERFCTR_SCALE_SHIFT_MAX ||
+	    n >= PERFCTR_UNIT_MAX ||
+	    strspn(f[3], "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		   "0123456789_./-") != n) {
+		snprintf(err, errlen, "counter \"%s\": bad unit record",
+			 t->reqs[idx].id);
+		return -EINVAL;
+	}
+	s->scale_mult = mult;
+	s->scale_shift = shift;
+	memcpy(s->unit, f[3], n + 1);
+	return 0;
+}
+
+/* "sIDX,CPU,...": the CPUs of .socket counter IDX's PMU's cpumask, one
+ * a socket, ascending. */
+static int perfctr_socket_record(char *rec, const struct perfctr_table *t,
+				 struct perfctr_slot *slots, char *err,
+				 size_t errlen)
+{
+	char *f[1 + PERFCTR_SOCKETS];
+	struct perfctr_slot *s;
+	unsigned int idx, cpu, k;
+	int n = perfctr_split(rec + 1, f, 1 + PERFCTR_SOCKETS);
+
+	if (n < 0) {
+		snprintf(err, errlen, "socket record with more than %d "
+			 "sockets (stap -D PERFCTR_SOCKETS=N)", PERFCTR_SOCKETS);
+		return -EINVAL;
+	}
+	if (n < 2 || kstrtouint(f[0], 10, &idx)) {
+		snprintf(err, errlen, "malformed socket record");
+		return -EINVAL;
+	}
+	if (idx >= t->n || !t->reqs[idx].id ||
+	    t->reqs[idx].scope != PERFCTR_SCOPE_SOCKET) {
+		snprintf(err, errlen, "socket record for counter %u, which is "
+			 "not a .socket counter", idx);
+		return -EINVAL;
+	}
+	s = &slots[idx];
+	if (s->nsock) {
+		snprintf(err, errlen, "counter \"%s\": sockets assigned twice",
+			 t->reqs[idx].id);
+		return -EINVAL;
+	}
+	for (k = 0; k + 1 < (unsigned int)n; k++) {
+		if (kstrtouint(f[k + 1], 10, &cpu)) {
+			snprintf(err, errlen, "malformed socket record");
+			return -EINVAL;
+		}
+		if (cpu >= t->max_cpus || (k && cpu <= s->sock_cpu[k - 1])) {
+			snprintf(err, errlen, "counter \"%s\": socket CPU %u "
+				 "out of range or order", t->reqs[idx].id, cpu);
+			s->nsock = 0;
+			return -EINVAL;
+		}
+		s->sock_cpu[k] = cpu;
+		s->nsock = k + 1;
+	}
 	return 0;
 }
 
@@ -175,18 +274,29 @@ int perfctr_assign_parse(char *s, const struct perfctr_table *t,
 	while ((rec = strsep(&s, ";")) != NULL) {
 		if (rec[0] == 'g' && t->ngroups)
 			rc = perfctr_group_record(rec, t, gslots, err, errlen);
+		else if (rec[0] == 's')
+			rc = perfctr_socket_record(rec, t, slots, err, errlen);
+		else if (rec[0] == 'u')
+			rc = perfctr_unit_record(rec, t, slots, err, errlen);
 		else
 			rc = perfctr_record(rec, t->reqs, t->n, slots, err,
 					    errlen);
 		if (rc)
 			return -EINVAL;
 	}
-	for (i = 0; i < t->n; i++)
+	for (i = 0; i < t->n; i++) {
 		if (t->reqs[i].id && !slots[i].assigned) {
 			snprintf(err, errlen, "counter \"%s\" has no assignment",
 				 t->reqs[i].id);
 			return -EINVAL;
 		}
+		if (t->reqs[i].id && t->reqs[i].scope == PERFCTR_SCOPE_SOCKET &&
+		    !slots[i].nsock) {
+			snprintf(err, errlen, "counter \"%s\" has no sockets: "
+				 "perfctr-run names their CPUs", t->reqs[i].id);
+			return -EINVAL;
+		}
+	}
 	for (i = 0; i < t->ngroups; i++)
 		if (t->groups[i].n && !gslots[i].assigned) {
 			snprintf(err, errlen, "group \"%s\" has no events: "

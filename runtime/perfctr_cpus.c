@@ -49,12 +49,14 @@ static int perfctr_samples(unsigned int idx)
 	return perfctr_requests[idx].sample || perfctr_requests[idx].hz;
 }
 
-/* .cpu and .thread counters are per CPU; .process ones per task; a
- * group's are perfctr-run's (perfctr_group.c). */
+/* .cpu, .thread and .cgroup counters are per CPU; .process ones per
+ * task; .socket ones per socket (perfctr_socket.c); a group's are
+ * perfctr-run's (perfctr_group.c). */
 static int perfctr_per_cpu(unsigned int idx)
 {
 	return perfctr_requests[idx].id &&
 	       perfctr_requests[idx].scope != PERFCTR_SCOPE_PROCESS &&
+	       perfctr_requests[idx].scope != PERFCTR_SCOPE_SOCKET &&
 	       !perfctr_samples(idx) && !perfctr_requests[idx].group;
 }
 
@@ -371,7 +373,9 @@ static int perfctr_cpus_start(void)
 	if (!rc)
 		rc = perfctr_groups_start();	/* perfctr-run's groups */
 	if (!rc)
-		rc = perfctr_sum_start();
+		rc = perfctr_socket_start();
+	if (!rc)
+		rc = perfctr_sum_start();	/* the snapshot timers */
 	if (!rc) {
 		rc = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_AP_ONLINE_DYN,
 							  "perfctr:online",
@@ -402,6 +406,7 @@ static void perfctr_cpus_stop(void)
 		cpuhp_remove_state_nocalls(perfctr_hp_state);
 	perfctr_hp_state = 0;
 	perfctr_sum_stop();	/* its timers read the counters */
+	perfctr_socket_stop();
 	flush_work(&perfctr_hp_work);
 	perfctr_release_dead();
 	perfctr_groups_stop();

@@ -24,4 +24,10 @@
 #define PERFCTR_F_TOPDOWN		0x40u
 #define PERFCTR_F_ALL			0x7fu
 
+/* What one count of a counter is (a sysfs event's .unit and .scale, the
+ * assignment's "uIDX,MULT,SHIFT,UNIT"): a unit of at most
+ * PERFCTR_UNIT_MAX - 1 characters, and MULT / 2^SHIFT of it. */
+#define PERFCTR_UNIT_MAX		16
+#define PERFCTR_SCALE_SHIFT_MAX		96
+
 #endif /* PERFCTR_FLAGS_H */

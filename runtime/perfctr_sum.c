@@ -40,11 +40,12 @@
  * counters are swapped in, publishes a snapshot and starts the timer
  * again.  So an offline CPU's count stays in every sum, once.
  */
-#ifdef PERFCTR_HAVE_SUM
+#ifdef PERFCTR_HAVE_TICK
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/timekeeping.h>
 #include <linux/version.h>
+#include "perfctr_snap.h"
 
 #ifndef PERFCTR_SUM_MS
 #define PERFCTR_SUM_MS 10	/* stap -D PERFCTR_SUM_MS=N */
@@ -52,28 +53,6 @@
 #if PERFCTR_SUM_MS < 1
 #error "PERFCTR_SUM_MS: the snapshot period is at least 1 ms"
 #endif
-
-/* A remote reader tries this often when the snapshot's writer keeps
- * writing under it (each try is a few loads); then the sum fails. */
-#define PERFCTR_SNAP_TRIES	64
-
-enum {
-	PERFCTR_SNAP_NONE,	/* the CPU never had counters: counts nothing */
-	PERFCTR_SNAP_LIVE,	/* the CPU's count (or error) when taken */
-	PERFCTR_SNAP_FINAL,	/* the CPU is dead: its final count */
-};
-
-struct perfctr_snap_copy {
-	u64 val;
-	u64 ns;		/* ktime_get_mono_fast_ns() when taken */
-	int rc;		/* the read's error (val is 0), or 0 */
-	int state;	/* PERFCTR_SNAP_* */
-};
-
-struct perfctr_snap {
-	unsigned int seq;	/* odd: copy 1 is whole; even: copy 0 */
-	struct perfctr_snap_copy c[2];
-};
 
 /* One CPU's snapshots (alloc_percpu); snap[] of summed requests only. */
 struct perfctr_sum_cpu {
@@ -96,55 +75,6 @@ static bool perfctr_sum_on(unsigned int idx)
 	       perfctr_requests[idx].id &&
 	       perfctr_requests[idx].scope == PERFCTR_SCOPE_CPU &&
 	       !perfctr_samples(idx);
-}
-
-static void perfctr_snap_set(struct perfctr_snap_copy *c,
-			     const struct perfctr_snap_copy *v, bool first)
-{
-	WRITE_ONCE(c->val, v->val);
-	if (first)
-		PERFCTR_RACE(SUM_SNAP);
-	WRITE_ONCE(c->ns, v->ns);
-	WRITE_ONCE(c->rc, v->rc);
-	WRITE_ONCE(c->state, v->state);
-}
-
-/* Publishes v in s.  s's only writer now (see above); IRQs off. */
-static void perfctr_snap_write(struct perfctr_snap *s,
-			       const struct perfctr_snap_copy *v)
-{
-	unsigned int seq = s->seq;
-
-	WRITE_ONCE(s->seq, seq + 1);	/* odd: readers take copy 1 */
-	smp_wmb();
-	perfctr_snap_set(&s->c[0], v, true);
-	smp_wmb();
-	WRITE_ONCE(s->seq, seq + 2);	/* even: copy 0, the new one */
-	smp_wmb();
-	perfctr_snap_set(&s->c[1], v, false);
-}
-
-/* s's latest whole copy, into v; false when it changed under every try.
- * Any context.  On s's own CPU (an NMI) it never changes under us. */
-static bool perfctr_snap_read(const struct perfctr_snap *s,
-			      struct perfctr_snap_copy *v)
-{
-	const struct perfctr_snap_copy *c;
-	unsigned int seq, tries;
-
-	for (tries = 0; tries < PERFCTR_SNAP_TRIES; tries++) {
-		seq = READ_ONCE(s->seq);
-		smp_rmb();
-		c = &s->c[seq & 1];
-		v->val = READ_ONCE(c->val);
-		v->ns = READ_ONCE(c->ns);
-		v->rc = READ_ONCE(c->rc);
-		v->state = READ_ONCE(c->state);
-		smp_rmb();
-		if (READ_ONCE(s->seq) == seq)
-			return true;
-	}
-	return false;
 }
 
 /* This CPU's count of idx, as its reads return it, published.  IRQs off,
@@ -179,12 +109,14 @@ static void perfctr_sum_release(struct perfctr_sum_cpu *sc)
 	WRITE_ONCE(sc->busy, 0);
 }
 
-/* Every summed counter of this CPU, published.  IRQs off. */
+/* Every summed counter of this CPU, and every .socket counter that
+ * counts here, published.  IRQs off, not in NMI. */
 static void perfctr_sum_take_all(struct perfctr_sum_cpu *sc)
 {
 	struct perfctr_snap_copy v;
 	unsigned int i;
 
+	perfctr_socket_tick();
 	if (!perfctr_sum_claim(sc))
 		return;
 	for (i = 0; i < PERFCTR_NDECLARED; i++)
@@ -345,6 +277,8 @@ static int perfctr_read_sum(unsigned int idx, u64 *val, int *cpu)
 	int c, me, rc = 0;
 	u64 sum = 0;
 
+	if (perfctr_socket_is(idx))
+		return perfctr_socket_sum(idx, val, cpu, false);
 	if (!perfctr_sums || !perfctr_sum_on(idx))
 		return -EINVAL;
 	local_irq_save(flags);
@@ -386,6 +320,8 @@ static int perfctr_read_sum_age(unsigned int idx, u64 *age)
 	u64 now, oldest = 0;
 	int c, me;
 
+	if (perfctr_socket_is(idx))
+		return perfctr_socket_sum(idx, age, &c, true);
 	if (!perfctr_sums || !perfctr_sum_on(idx))
 		return -EINVAL;
 	local_irq_save(flags);
@@ -405,7 +341,7 @@ static int perfctr_read_sum_age(unsigned int idx, u64 *age)
 	return 0;
 }
 
-#else /* !PERFCTR_HAVE_SUM */
+#else /* !PERFCTR_HAVE_TICK */
 static inline bool perfctr_sum_on(unsigned int idx) { return false; }
 static int perfctr_sum_alloc(void) { return 0; }
 static int perfctr_sum_start(void) { return 0; }
@@ -436,6 +372,9 @@ static const char * __maybe_unused perfctr_sum_why(int rc)
 		       "estimate";
 	case -EBUSY:
 		return "changed its snapshot under every try";
+	case -ENODATA:
+	case -ESTALE:	/* a .socket counter's socket */
+		return perfctr_socket_why(rc);
 	}
 	return "cannot be read there";
 }

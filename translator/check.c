@@ -80,7 +80,8 @@ static int check_event_call(struct model *m, struct counter_read *r,
 }
 
 /* perfctr_sum() and perfctr_sum_age() add up a counter's CPUs: a .cpu
- * counter's (.multiplex included), whose per-CPU counts are the CPUs'. */
+ * counter's (.multiplex included), whose per-CPU counts are the CPUs',
+ * or a .socket counter's sockets. */
 static int check_sum(const struct counter *c, const struct counter_read *r,
 		     struct diag *d)
 {
@@ -92,7 +93,8 @@ static int check_sum(const struct counter *c, const struct counter_read *r,
 	};
 
 	if ((r->kind != READ_FN_SUM && r->kind != READ_FN_SUM_AGE) ||
-	    (c->scope == PERFCTR_SCOPE_CPU && !counter__grouped(c)))
+	    (c->scope == PERFCTR_SCOPE_CPU && !counter__grouped(c)) ||
+	    c->scope == PERFCTR_SCOPE_SOCKET)
 		return 0;
 	if (counter__grouped(c)) {
 		diag__report(d, DIAG_SEMANTIC, r->src, &r->where, "%s(\"%s\") "
@@ -103,7 +105,8 @@ static int check_sum(const struct counter *c, const struct counter_read *r,
 		return 1;
 	}
 	diag__report(d, DIAG_SEMANTIC, r->src, &r->where, "%s(\"%s\") sums "
-		     "a .cpu counter over the CPUs; counter \"%s\" is %s",
+		     "a .cpu counter over the CPUs (a .socket counter over "
+		     "the sockets); counter \"%s\" is %s",
 		     read_kind_names[r->kind], r->id, r->id, scope[c->scope]);
 	return 1;
 }
@@ -191,24 +194,27 @@ static int check_scope(const struct model *m, struct counter *c,
 	}
 	if (counter__samples(c) && (c->mux ||
 				    c->scope == PERFCTR_SCOPE_THREAD ||
-				    c->scope == PERFCTR_SCOPE_CGROUP)) {
+				    c->scope == PERFCTR_SCOPE_CGROUP ||
+				    c->scope == PERFCTR_SCOPE_SOCKET)) {
 		diag__report(d, DIAG_SEMANTIC, c->src, &c->where,
 			     "a sampling perfctr probe samples per CPU or per "
-			     "process: drop .thread, .cgroup or .multiplex");
+			     "process: drop .thread, .cgroup, .socket or "
+			     ".multiplex");
 		return 1;
 	}
 	if (counter__grouped(c) && c->scope != PERFCTR_SCOPE_CPU) {
 		diag__report(d, DIAG_SEMANTIC, c->src, &c->group_tok,
 			     "perfctr counter \"%s\": a group counts per CPU "
 			     "only (perfctr-run opens it on each CPU); drop "
-			     ".thread/.process/.cgroup, or .group", c->id);
+			     ".thread/.process/.cgroup/.socket, or .group",
+			     c->id);
 		return 1;
 	}
 	if (c->mux && c->scope != PERFCTR_SCOPE_CPU) {
 		diag__report(d, DIAG_SEMANTIC, c->src, &c->where,
 			     "perfctr counter \"%s\": .multiplex counts per "
-			     "CPU only; drop .thread/.process/.cgroup, or "
-			     ".multiplex",
+			     "CPU only; drop .thread/.process/.cgroup/.socket, "
+			     "or .multiplex",
 			     c->id);
 		return 1;
 	}
@@ -244,6 +250,9 @@ static void scope_text(const struct counter *c, char *buf, size_t len)
 	else if (c->scope == PERFCTR_SCOPE_CGROUP)
 		snprintf(buf, len, ".cgroup(\"%s\") (every task in the cgroup "
 			 "and below it)", c->target);
+	else if (c->scope == PERFCTR_SCOPE_SOCKET)
+		snprintf(buf, len, ".socket (per socket: a PMU's counter the "
+			 "socket shares, read from a snapshot)");
 	else if (c->scope == PERFCTR_SCOPE_PROCESS && c->target[0])
 		snprintf(buf, len, ".process(\"%s\") (%s every task running "
 			 "it)", c->target, samples ? "samples" : "counts in");
@@ -278,6 +287,22 @@ static void stap_probes(unsigned int mask, char *buf, size_t len)
 				      names[i].name);
 }
 
+/* Reads that only a .socket counter answers (1), that it does not (0),
+ * or either (-1). */
+static int reads_socket(enum read_kind kind)
+{
+	switch (kind) {
+	case READ_FN_AGE:
+		return 1;
+	case READ_FN_COUNT:
+	case READ_FN_ENABLED:
+	case READ_FN_RUNNING:
+		return 0;
+	default:
+		return -1;
+	}
+}
+
 /* Reads that take the current thread's count of a .process counter. */
 static int reads_thread(enum read_kind kind)
 {
@@ -308,6 +333,18 @@ static int check_read_scope(const struct model *m,
 			     "count only in a group led by \"slots\": add "
 			     ".group(\"NAME\") to it and to a \"slots\" counter "
 			     "declared before it", what, c->id);
+		return 1;
+	}
+	if (reads_socket(r->kind) != (c->scope == PERFCTR_SCOPE_SOCKET) &&
+	    reads_socket(r->kind) >= 0) {
+		scope_text(c, scope, sizeof(scope));
+		diag__report(d, DIAG_SEMANTIC, r->src, &r->name, "%s: counter "
+			     "\"%s\" counts %s, and %s", what, c->id, scope,
+			     r->kind == READ_FN_AGE ? "only a .socket counter "
+			     "is read from a snapshot with an age: read it "
+			     "live with @perfctr" : "a .socket counter has "
+			     "no times of its own on this CPU: read it with "
+			     "@perfctr, perfctr_age or perfctr_sum");
 		return 1;
 	}
 	if (r->kind == READ_FN_TOTAL && c->scope != PERFCTR_SCOPE_PROCESS) {

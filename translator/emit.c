@@ -150,8 +150,9 @@ static int emit_requests_text(struct strbuf *sb, const struct model *m)
  * just those. */
 static unsigned int scope_slot(const struct model *m, const struct counter *c)
 {
-	unsigned int scope = c->scope == PERFCTR_SCOPE_CGROUP ?
-			     PERFCTR_SCOPE_CGROUP : PERFCTR_SCOPE_THREAD;
+	unsigned int scope = c->scope == PERFCTR_SCOPE_CGROUP ||
+			     c->scope == PERFCTR_SCOPE_SOCKET ?
+			     c->scope : PERFCTR_SCOPE_THREAD;
 	unsigned int n = 0;
 	size_t i;
 
@@ -343,7 +344,7 @@ static void emit_sample_handlers(struct strbuf *sb, const struct model *m)
 /* Which scopes the runtime must build in; .thread records' size. */
 static void emit_scopes(struct strbuf *sb, const struct model *m)
 {
-	const struct counter *last = NULL, *last_cg = NULL;
+	const struct counter *last = NULL, *last_cg = NULL, *last_so = NULL;
 	int process = 0, samples = 0;
 	size_t i;
 
@@ -354,6 +355,8 @@ static void emit_scopes(struct strbuf *sb, const struct model *m)
 			last = c;
 		if (counter__readable(c) && c->scope == PERFCTR_SCOPE_CGROUP)
 			last_cg = c;
+		if (counter__readable(c) && c->scope == PERFCTR_SCOPE_SOCKET)
+			last_so = c;
 		process |= c->used && c->scope == PERFCTR_SCOPE_PROCESS;
 		samples |= c->used && counter__samples(c);
 	}
@@ -363,6 +366,9 @@ static void emit_scopes(struct strbuf *sb, const struct model *m)
 	if (last_cg)
 		strbuf__printf(sb, "#define PERFCTR_NCGROUP %u\n",
 			       scope_slot(m, last_cg) + 1);
+	if (last_so)
+		strbuf__printf(sb, "#define PERFCTR_NSOCKET %u\n",
+			       scope_slot(m, last_so) + 1);
 	if (process)
 		strbuf__printf(sb, "#define PERFCTR_HAVE_PROCESS 1\n");
 	if (samples)
@@ -386,6 +392,8 @@ static const char *read_fn(const struct counter *c)
 		return "perfctr_read_process";
 	case PERFCTR_SCOPE_CGROUP:
 		return "perfctr_read_cgroup";
+	case PERFCTR_SCOPE_SOCKET:
+		return "perfctr_read_socket";
 	}
 	if (c->group_no)	/* one snapshot of the group per probe */
 		return "perfctr_read_group";
@@ -526,6 +534,16 @@ static void emit_read_functions(struct strbuf *sb, const struct model *m)
 		       "what:string, site:long) %%{ /* pure */ " UNPRIV
 		       "PERFCTR_SUM(STAP_ARG_idx, STAP_ARG_age, STAP_ARG_what, "
 		       "STAP_ARG_site); %%}\n");
+	strbuf__printf(sb, "function __perfctr_unit:string (id:string) %%{ "
+		       "/* pure */ " UNPRIV "PERFCTR_UNIT(STAP_ARG_id); %%}\n");
+	strbuf__printf(sb, "function __perfctr_scaled:long (id:string, "
+		       "count:long, per:long) %%{ /* pure */ " UNPRIV
+		       "PERFCTR_SCALED(STAP_ARG_id, STAP_ARG_count, "
+		       "STAP_ARG_per); %%}\n");
+	strbuf__printf(sb, "function __perfctr_age:long (idx:long, "
+		       "what:string, site:long) %%{ /* pure */ " UNPRIV
+		       "PERFCTR_READ_IDX(perfctr_read_socket_age, STAP_ARG_idx, "
+		       "-EMEDIUMTYPE, STAP_ARG_what, STAP_ARG_site); %%}\n");
 	strbuf__printf(sb, "function __perfctr_delta_cpu:long (now:long, "
 		       "start:long, stamp:long, what:string, site:long) %%{ "
 		       "/* pure */ " UNPRIV "PERFCTR_SAME_STAMP(STAP_ARG_stamp, "
@@ -560,13 +578,17 @@ static const struct {
 			    "counter, live and gone",
 			    "__perfctr_total(%u, %s, site)" },
 	[READ_FN_SUM] = { "a .cpu counter summed over every CPU: this CPU's "
-			  "count now, the others' latest snapshots",
+			  "count now, the others' latest snapshots (a "
+			  ".socket counter's sockets' snapshots)",
 			  "__perfctr_sum(%u, 0, %s, site)" },
 	[READ_FN_SUM_AGE] = { "ns since the oldest snapshot a perfctr_sum(id) "
 			      "would use now was taken",
 			      "__perfctr_sum(%u, 1, %s, site)" },
 	[READ_FN_DELTA] = { "the count of id since start, read at "
 			    "perfctr_stamp() stamp", NULL },
+	[READ_FN_AGE] = { "ns since the snapshot of this CPU's socket that "
+			  "@perfctr(id) of a .socket counter reads now was "
+			  "taken", "__perfctr_age(%u, %s, site)" },
 	[READ_FN_TOPDOWN] = { "parts per thousand of the slots its group's "
 			      "level-1 topdown metrics took that metric id "
 			      "took, on this CPU, as perf stat shows it",
@@ -690,6 +712,9 @@ static void emit_site(struct strbuf *sb, const struct model *m,
 			       r->kind == READ_FN_SUM_AGE);
 	else if (r->kind == READ_FN_TOPDOWN)
 		strbuf__printf(sb, "PERFCTR_READ(perfctr_read_topdown, %u, ",
+			       c->idx);
+	else if (r->kind == READ_FN_AGE)
+		strbuf__printf(sb, "PERFCTR_READ(perfctr_read_socket_age, %u, ",
 			       c->idx);
 	else if (parts[r->kind])
 		strbuf__printf(sb, "PERFCTR_TIMES(%u, %s, ", c->idx,

@@ -17,6 +17,7 @@ const char *const read_kind_names[READ_NKINDS] = {
 	[READ_FN_SUM] = "perfctr_sum",
 	[READ_FN_SUM_AGE] = "perfctr_sum_age",
 	[READ_FN_TOPDOWN] = "perfctr_topdown",
+	[READ_FN_AGE] = "perfctr_age",
 	[READ_FN_STAMP] = "perfctr_stamp",
 };
 

@@ -72,6 +72,7 @@ enum read_kind {
 	READ_FN_SUM,		/* perfctr_sum(ID): over every CPU */
 	READ_FN_SUM_AGE,	/* perfctr_sum_age(ID) */
 	READ_FN_TOPDOWN,	/* perfctr_topdown(ID): a group's metric */
+	READ_FN_AGE,		/* perfctr_age(ID): a .socket snapshot's */
 	READ_FN_STAMP,		/* perfctr_stamp(): takes no id */
 	READ_NKINDS,
 };

@@ -3,7 +3,8 @@
  * point.c - the grammar of one perfctr probe point:
  *
  *   perfctr.event("NAME")[.user|.kernel]
- *     [.cpu|.thread|.process[("PATH")]|.cgroup("PATH")][.group("G")][.multiplex] then .counter("ID"),
+ *     [.cpu|.thread|.process[("PATH")]|.cgroup("PATH")|.socket]
+ *     [.group("G")][.multiplex] then .counter("ID"),
  *     or .sample(N)|.hz(F)[.precise[(L)]]
  *
  * Components as data (components[]: name, argument, rank), one function
@@ -26,7 +27,8 @@ enum comp_rank {
 enum comp_arg { ARG_NONE, ARG_STRING, ARG_OPT_STRING, ARG_NUMBER,
 		ARG_OPT_NUMBER };
 enum comp_field {
-	F_EVENT, F_USER, F_KERNEL, F_CPU, F_THREAD, F_PROCESS, F_CGROUP, F_GROUP,
+	F_EVENT, F_USER, F_KERNEL, F_CPU, F_THREAD, F_PROCESS, F_CGROUP,
+	F_SOCKET, F_GROUP,
 	F_MULTIPLEX, F_COUNTER, F_SAMPLE, F_HZ, F_PRECISE,
 };
 
@@ -45,6 +47,7 @@ static const struct component {
 	{ "thread",    ARG_NONE,   RANK_SCOPE,  F_THREAD },
 	{ "process",   ARG_OPT_STRING, RANK_SCOPE, F_PROCESS },
 	{ "cgroup",    ARG_STRING, RANK_SCOPE,  F_CGROUP },
+	{ "socket",    ARG_NONE,   RANK_SCOPE,  F_SOCKET },
 	{ "group",     ARG_STRING, RANK_GROUP,  F_GROUP },
 	{ "multiplex", ARG_NONE,   RANK_MUX,    F_MULTIPLEX },
 	{ "counter",   ARG_STRING, RANK_ACTION, F_COUNTER },
@@ -325,6 +328,10 @@ static int apply_component(struct parser *ps, const struct component *comp,
 		c->scope = PERFCTR_SCOPE_CGROUP;
 		c->scope_given = 1;
 		return component_arg(ps, comp, c, &c->target_tok);
+	case F_SOCKET:
+		c->scope = PERFCTR_SCOPE_SOCKET;
+		c->scope_given = 1;
+		return 0;
 	case F_GROUP:
 		if (component_arg(ps, comp, c, &c->group_tok) < 0)
 			return -1;
@@ -364,7 +371,8 @@ static int check_rank(struct parser *ps, const struct component *comp,
 }
 
 /* perfctr.event("NAME")[.user|.kernel]
- * [.cpu|.thread|.process[("PATH")]|.cgroup("PATH")][.group("G")][.multiplex] then .counter("ID"), or .sample(N)|.hz(F)
+ * [.cpu|.thread|.process[("PATH")]|.cgroup("PATH")|.socket][.group("G")]
+ * [.multiplex] then .counter("ID"), or .sample(N)|.hz(F)
  * [.precise[(L)]]; ps->t is "perfctr". */
 int point__parse(struct parser *ps, struct counter *c)
 {

@@ -25,7 +25,7 @@
 /* Every component name a perfctr point has (for "similar: ..."). */
 static const char *const comp_names[] = {
 	"perfctr", "event", "user", "kernel", "cpu", "thread", "process",
-	"cgroup", "multiplex", "counter", "sample", "hz", "precise",
+	"cgroup", "socket", "multiplex", "counter", "sample", "hz", "precise",
 };
 
 /* The optional components: a point has at most one of each row. */

@@ -3,6 +3,7 @@
 # results back.  A run goes:
 #
 #   guest_build_progs                     static programs, same path in guest
+#   guest_build_kmods                     test kernel modules, in progs/kmod
 #   work=$(guest_work_new NAME)           a private work dir (caller removes)
 #   guest_job_add "$work" JOB SECS CMD... one per command, run in order
 #   guest_module_add "$work" X.ko         modules land in the guest's /stap
@@ -62,6 +63,43 @@ guest_build_progs() {
 	done
 }
 
+# guest_build_kmods: build every guest/kmod/NAME.c (a test's own kernel
+# module, e.g. a PMU that QEMU lacks) that is out of date, for the
+# guest's kernel as stap builds its modules (kbuild against kbuild/, the
+# stack's compiler: trixie's inside its tree), into progs/kmod/NAME.ko,
+# the same path in the guest.  A module that does not build is left out
+# (the tests that insmod it fail), said in the log.
+GUEST_KMOD_SRC=$top_srcdir/testsuite/guest/kmod
+guest_build_kmods() {
+	local dir kb=$ARCH_DIR/kbuild src name work run=() args=()
+	dir=$(guest_progs_dir)/kmod
+	[ -d "$kb" ] || return 0
+	mkdir -p "$dir"
+	[ "$ARCH" = arm64 ] && args=(ARCH=arm64 "CROSS_COMPILE=$ARM64_CROSS")
+	[ "$GUEST_STACK" = trixie ] &&
+		run=("$top_srcdir/testsuite/lib/chroot-run" "$TRIXIE_ROOT")
+	for src in "$GUEST_KMOD_SRC"/*.c; do
+		[ -e "$src" ] || continue
+		name=$(basename "$src" .c)
+		newer_than "$dir/$name.ko" "$src" || continue
+		vlog "building $dir/$name.ko"
+		work=$dir/$name.build
+		rm -rf "$work"
+		mkdir -p "$work"
+		cp "$src" "$work/"
+		echo "obj-m := $name.o" >"$work/Kbuild"
+		if "${run[@]}" make -s -C "$kb" "M=$work" "${args[@]}" modules \
+			>"$work/log" 2>&1; then
+			mv "$work/$name.ko" "$dir/$name.ko"
+			rm -rf "$work"
+		else
+			echo "guest.sh: cannot build the guest module $name:" \
+				"$work/log" >&2
+			rm -f "$dir/$name.ko"
+		fi
+	done
+}
+
 # -------------------------------------------------------------- initramfs
 
 # guest_runner: the program that loads modules in the guest: our helper
@@ -108,7 +146,10 @@ guest_base_files() {
 	arch_guest_files
 	progs=$(guest_progs_dir)
 	for f in "$progs"/*; do
-		[ -x "$f" ] && echo "$f $f"
+		[ -f "$f" ] && [ -x "$f" ] && echo "$f $f"
+	done
+	for f in "$progs"/kmod/*.ko; do
+		[ -f "$f" ] && echo "$f $f"
 	done
 }
 
@@ -155,6 +196,7 @@ guest_prepare() {
 
 guest_prepare_locked() {
 	guest_build_progs
+	guest_build_kmods
 	arch_build_helper
 	guest_make_base
 	arch_boot_kernel >/dev/null

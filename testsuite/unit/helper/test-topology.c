@@ -18,6 +18,7 @@
 #define THREAD PERFCTR_SCOPE_THREAD
 #define PROCESS PERFCTR_SCOPE_PROCESS
 #define CGROUP PERFCTR_SCOPE_CGROUP
+#define SOCKET PERFCTR_SCOPE_SOCKET
 
 struct machine {
 	struct perfctr_topology *t;
@@ -128,6 +129,30 @@ static void expect_enc(const struct machine *m, const char *what,
 	}
 }
 
+/* The CPUs a .socket counter of event is opened on: n (or an error),
+ * the first two. */
+static void socket_cpus(const struct machine *m, const char *event, int n,
+			int c0, int c1)
+{
+	struct perfctr_request req = { .scope = PERFCTR_SCOPE_SOCKET };
+	struct perfctr_encoding enc;
+	char err[1024];
+	int *cpus, got;
+
+	snprintf(req.event, sizeof(req.event), "%s", event);
+	if (perfctr_resolver__resolve_request(m->r, &req, &enc, err,
+					      sizeof(err))) {
+		ok(0, "%s resolves: %s", event, err);
+		return;
+	}
+	got = perfctr_topology__socket_cpus(m->t, &enc, &cpus);
+	is_int(got, n, "%s: %d socket CPUs", event, n);
+	if (got == 2 && n == 2)
+		ok(cpus[0] == c0 && cpus[1] == c1, "%s: CPUs %d and %d", event,
+		   c0, c1);
+	free(cpus);
+}
+
 static void alder_lake(void)
 {
 	struct machine m;
@@ -184,15 +209,35 @@ static void alder_lake(void)
 	       "binds to one core PMU (\"cpu_core\", CPUs 0-15) and would "
 	       "miss the task's time on CPUs 16-23 (\"cpu_atom\")");
 
-	/* Per socket, in any scope. */
+	/* Per socket: in .socket only. */
 	expect(&m, "power/energy-pkg/", CPU, 0, 0,
 	       "event \"power/energy-pkg/\" is of PMU \"power\", whose "
-	       "cpumask \"0\" names the one CPU per socket");
+	       "cpumask \"0\" names the one CPU per socket (or die, or core) "
+	       "that reads its counters: each counts for the whole socket, "
+	       "once, and a copy per CPU would be wrong; count it .socket "
+	       "(one counter per socket, read from any CPU of it)");
 	expect(&m, "power/energy-cores/", PROCESS, 0, 0,
-	       "not supported yet in any scope");
+	       "a copy per task would be wrong; count it .socket");
+	expect(&m, "power/energy-pkg/", CPU, 0, 1000, "sampling it would be "
+	       "wrong");
 	expect(&m, "cstate_pkg/c6-residency/", THREAD, 0, 0, "\"cstate_pkg\"");
 	expect(&m, "cstate_core/c6-residency/", CPU, 0, 0,
 	       "cpumask \"0,2,4,6,8,10,12,14,16-23\"");
+	expect(&m, "power/energy-pkg/", SOCKET, 0, 0, NULL);
+	expect(&m, "cstate_pkg/c6-residency/", SOCKET, 0, 0, NULL);
+	/* cstate_core's mask is a CPU per core: two in package 0 */
+	expect(&m, "cstate_core/c6-residency/", SOCKET, 0, 0,
+	       "event \"cstate_core/c6-residency/\" is of PMU "
+	       "\"cstate_core\", whose cpumask \"0,2,4,6,8,10,12,14,16-23\" "
+	       "names CPUs 0 and 2 of one socket (package 0): its counters "
+	       "are per core, and .socket counts once per socket");
+	expect(&m, "cycles", SOCKET, 0, 0, "event \"cycles\" is of no PMU "
+	       "with a cpumask: .socket counts the counters a socket shares "
+	       "(uncore, RAPL's power, C-state residency: a PMU with a "
+	       "cpumask); count it .cpu");
+	expect(&m, "cpu_atom/cpu-cycles/", SOCKET, 0, 0, "event "
+	       "\"cpu_atom/cpu-cycles/\" is of PMU \"cpu_atom\", which has "
+	       "no cpumask");
 	machine_close(&m);
 }
 
@@ -213,11 +258,23 @@ static void server(void)
 	       "PMU \"uncore_imc_0\", whose cpumask \"0,28\" names the one "
 	       "CPU per socket (or die, or core) that reads its counters: "
 	       "each counts for the whole socket, once, and a copy per CPU "
-	       "or per task would be wrong; per-socket counters are not "
-	       "supported yet in any scope: remove it (perf stat -a -e "
-	       "'uncore_imc_0/cas_count_read/' counts it per socket)");
+	       "would be wrong; count it .socket");
 	expect(&m, "uncore_cha_0/event=0x0/", CPU, 1, 0, "\"uncore_cha_0\"");
 	expect(&m, "power/energy-ram/", PROCESS, 0, 0, "cpumask \"0,28\"");
+	expect(&m, "uncore_imc_0/cas_count_read/", THREAD, 0, 0,
+	       "a copy per CPU would be wrong; count it .socket");
+	expect(&m, "uncore_imc_0/cas_count_read/", CGROUP, 0, 0,
+	       "count it .socket");
+	/* one CPU per package: the assignment's CPUs */
+	expect(&m, "uncore_imc_0/cas_count_read/", SOCKET, 0, 0, NULL);
+	expect(&m, "power/energy-ram/", SOCKET, 0, 0, NULL);
+	expect(&m, "uncore_cha_0/event=0x0/", SOCKET, 0, 0, NULL);
+	expect(&m, "r00c0", SOCKET, 0, 0, "event \"r00c0\" is of PMU "
+	       "\"cpu\", which has no cpumask");
+	expect(&m, "page-faults", SOCKET, 0, 0, "has no cpumask");
+	socket_cpus(&m, "uncore_imc_2/cas_count_write/", 2, 0, 28);
+	socket_cpus(&m, "power/energy-pkg/", 2, 0, 28);
+	socket_cpus(&m, "cycles", -ENOENT, 0, 0);
 	machine_close(&m);
 }
 

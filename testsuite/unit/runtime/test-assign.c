@@ -191,6 +191,62 @@ static void groups(void)
 	   "a group record in a module without groups: malformed (%s)", err);
 }
 
+/* A .socket counter (0) next to a .cpu one (1). */
+static const struct perfctr_request_desc s_reqs[2] = {
+	{ .id = "dram", .event = "uncore_imc_0/cas_count_read/",
+	  .plm = PERFCTR_PLM_ALL, .scope = PERFCTR_SCOPE_SOCKET },
+	{ .id = "x", .event = "cpu-clock", .plm = PERFCTR_PLM_ALL },
+};
+static const struct perfctr_table s_table = { .hash = HASH,
+	.reqs = s_reqs, .n = 2, .max_cpus = 64 };
+
+#define S_OK ";0,13,304,0,0,0;1,1,0,0,0,0"
+
+static const struct bad_case socket_bad[] = {
+	{ HASH S_OK, "counter \"dram\" has no sockets: perfctr-run names "
+	  "their CPUs" },
+	{ HASH S_OK ";s1,0", "socket record for counter 1, which is not a "
+	  ".socket counter" },
+	{ HASH S_OK ";s7,0", "counter 7, which is not a .socket counter" },
+	{ HASH S_OK ";s0,0;s0,28", "counter \"dram\": sockets assigned "
+	  "twice" },
+	{ HASH S_OK ";s0", "malformed socket record" },
+	{ HASH S_OK ";s0,", "malformed socket record" },
+	{ HASH S_OK ";s0,x", "malformed socket record" },
+	{ HASH S_OK ";s,0", "malformed socket record" },
+	{ HASH S_OK ";s0,28,0", "socket CPU 0 out of range or order" },
+	{ HASH S_OK ";s0,3,3", "socket CPU 3 out of range or order" },
+	{ HASH S_OK ";s0,64", "socket CPU 64 out of range or order" },
+	{ HASH S_OK ";s0,0,1,2,3,4,5,6,7,8", "more than 8 sockets" },
+};
+
+static void sockets(void)
+{
+	struct perfctr_slot s[2];
+	char buf[256], err[200];
+	size_t i;
+	int rc;
+
+	snprintf(buf, sizeof(buf), HASH ";s0,0,28" S_OK);
+	rc = perfctr_assign_parse(buf, &s_table, s, NULL, err, sizeof(err));
+	ok(rc == 0 && s[0].assigned && s[0].type == 13 && s[0].nsock == 2 &&
+	   s[0].sock_cpu[0] == 0 && s[0].sock_cpu[1] == 28 && !s[1].nsock,
+	   "a .socket counter's CPUs 0 and 28, its record after them (%s)",
+	   err);
+	snprintf(buf, sizeof(buf), HASH S_OK ";s0,0,1,2,3,4,5,6,63");
+	rc = perfctr_assign_parse(buf, &s_table, s, NULL, err, sizeof(err));
+	ok(rc == 0 && s[0].nsock == 8 && s[0].sock_cpu[7] == 63,
+	   "8 sockets, the last on CPU 63 (%s)", err);
+	for (i = 0; i < sizeof(socket_bad) / sizeof(socket_bad[0]); i++) {
+		snprintf(buf, sizeof(buf), "%s", socket_bad[i].value);
+		err[0] = '\0';
+		rc = perfctr_assign_parse(buf, &s_table, s, NULL, err,
+					  sizeof(err));
+		ok(rc == -EINVAL, "rejected: \"%s\"", socket_bad[i].value);
+		like(err, socket_bad[i].why, "  and says why");
+	}
+}
+
 /* What perfctr-run left at a group's fds, against the assignment: the
  * attr the module would open, a sibling never pinned, each CPU's group
  * on one CPU, CPUs ascending. */
@@ -272,6 +328,7 @@ int main(void)
 	good();
 	guest_host();
 	groups();
+	sockets();
 	group_events();
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int rc = parse(bad[i].value, s, err);

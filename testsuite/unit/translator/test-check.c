@@ -244,13 +244,14 @@ static const struct scope_case cgroup_cases[] = {
 	{ ".cgroup(\"/a/.\")", "probe end { x = @perfctr(\"c\") }", 1, 0,
 	  "without '.' or '..'", "t.stp:1:33" },
 	{ ".cgroup(\"/a\").sample(1000)", "", 1, 0, "a sampling perfctr probe "
-	  "samples per CPU or per process: drop .thread, .cgroup or "
+	  "samples per CPU or per process: drop .thread, .cgroup, .socket or "
 	  ".multiplex", "t.stp:1:1" },
 	{ ".cgroup(\"/a\").multiplex", "probe end { x = @perfctr(\"c\") }", 1, 0,
 	  ".multiplex counts per CPU only; drop .thread/.process/.cgroup",
 	  "t.stp:1:1" },
 	{ ".cgroup(\"/a\")", "probe end { x = perfctr_sum(\"c\") }", 1, 0,
-	  "perfctr_sum(\"c\") sums a .cpu counter over the CPUs; counter \"c\" "
+	  "perfctr_sum(\"c\") sums a .cpu counter over the CPUs (a .socket "
+	  "counter over the sockets); counter \"c\" "
 	  "is .cgroup (@perfctr reads its sum over the CPUs)", "t.stp:2:29" },
 	{ ".cgroup(\"/a\")", "probe end { x = perfctr_total(\"c\") }", 1, 0,
 	  "counter \"c\" counts .cgroup(\"/a\") (every task in the cgroup and "
@@ -313,6 +314,98 @@ static void cgroups(void)
 	like(gen.stp.buf, "MODULE_INFO(perfctr_req, \"idx=2;id=b;event=z;plm=uk;"
 	     "src=t.stp:3:1;scope=3;target=/a/b\");",
 	     "the request carries scope and path");
+	emit__free(&gen);
+	done(&r);
+}
+
+/* ------------------------------------------------------------ .socket */
+
+/* What a .socket clause may be and the reads it answers (each a clause
+ * for counter "c", a read of it, the errors, the message and where). */
+static const struct scope_case socket_cases[] = {
+	{ ".socket.sample(1000)", "", 1, 0, "a sampling perfctr probe "
+	  "samples per CPU or per process: drop .thread, .cgroup, .socket or "
+	  ".multiplex", "t.stp:1:1" },
+	{ ".socket.multiplex", "probe end { x = @perfctr(\"c\") }", 1, 0,
+	  ".multiplex counts per CPU only; drop .thread/.process/.cgroup/"
+	  ".socket, or .multiplex", "t.stp:1:1" },
+	{ ".socket.group(\"g\")", "probe end { x = @perfctr(\"c\") }", 1, 0,
+	  "a group counts per CPU only (perfctr-run opens it on each CPU); "
+	  "drop .thread/.process/.cgroup/.socket, or .group", "t.stp:1:39" },
+	{ ".cpu.socket", "probe end { x = @perfctr(\"c\") }", 1, 0,
+	  "", "t.stp:1:30" },
+	{ ".socket", "probe end { x = perfctr_total(\"c\") }", 1, 0,
+	  "counter \"c\" counts .socket (per socket: a PMU's counter the "
+	  "socket shares, read from a snapshot), and only a .process counter "
+	  "has a total", "t.stp:2:17" },
+	{ ".socket", "probe end { x = perfctr_count(\"c\") }", 1, 0,
+	  "perfctr_count(\"c\"): counter \"c\" counts .socket (per socket: "
+	  "a PMU's counter the socket shares, read from a snapshot), and a "
+	  ".socket counter has no times of its own on this CPU",
+	  "t.stp:2:17" },
+	{ ".socket", "probe end { x = perfctr_running(\"c\") }", 1, 0,
+	  "has no times of its own", "t.stp:2:17" },
+	{ ".cpu", "probe end { x = perfctr_age(\"c\") }", 1, 0,
+	  "perfctr_age(\"c\"): counter \"c\" counts .cpu (per CPU: every "
+	  "task on the CPU), and only a .socket counter is read from a "
+	  "snapshot with an age: read it live with @perfctr", "t.stp:2:17" },
+	{ ".socket", "probe begin, end, timer.s(1) { x = @perfctr(\"c\") + "
+	  "perfctr_read(\"c\") + perfctr_delta(\"c\", 0, 0) + "
+	  "perfctr_sum(\"c\") + perfctr_sum_age(\"c\") + "
+	  "perfctr_age(\"c\") }", 0, 0, NULL, NULL },
+};
+
+static void sockets(void)
+{
+	static const char text[] =
+		"probe perfctr.event(\"u/e/\").socket.counter(\"a\") {}\n"
+		"probe perfctr.event(\"y\").thread.counter(\"t\") {}\n"
+		"probe perfctr.event(\"power/energy-pkg/\").socket.counter(\"b\") {}\n"
+		"probe timer.s(1) { x = @perfctr(\"a\") + @perfctr(\"t\") + "
+		"perfctr_age(\"b\") + perfctr_sum(\"b\") }\n";
+	struct emit_opts opts = { "/rt", "0123456789abcdef", "stapdev" };
+	struct generated gen;
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < sizeof(socket_cases) / sizeof(socket_cases[0]); i++) {
+		const struct scope_case *c = &socket_cases[i];
+		char buf[512];
+		int good;
+
+		snprintf(buf, sizeof(buf), "probe perfctr.event(\"x\")%s%s {}\n"
+			 "%s\n", c->clause, strstr(c->clause, "sample") ? "" :
+			 ".counter(\"c\")", c->probe);
+		run(&r, buf, 0);
+		good = r.errors == c->errors && r.d.warnings == c->warnings &&
+		       (!c->msg || (strstr(r.msgs, c->msg) &&
+				    strstr(r.msgs, c->at)));
+		ok(good, "%s %s: %d error(s)%s%s", c->clause, c->probe,
+		   c->errors, c->at ? " at " : "", c->at ? c->at : "");
+		if (!good)
+			printf("# %s\n", r.msgs);
+		done(&r);
+	}
+	run(&r, text, 0);
+	is_int(r.errors, 0, ".socket counters read anywhere");
+	is_int(rewrite__reads(&r.m), 4, "four sites");
+	ok(!emit__generate(&r.m, &opts, &gen), "the tapset is generated");
+	like(gen.stp.buf, "#define PERFCTR_NTHREAD 1\n#define PERFCTR_NSOCKET 2\n",
+	     "two .socket slots, one .thread slot");
+	like(gen.stp.buf, "[2] = { .id = \"b\", .event = \"power/energy-pkg/\", "
+	     ".plm = 3, .gh = 0, .mux = 0, .scope = 4, .tslot = 1,",
+	     "the second: scope 4, slot 1");
+	like(gen.stp.buf, "PERFCTR_READ(perfctr_read_socket, 0, \"counter "
+	     "\\042a\\042\", 0); %}\n", "@perfctr: the socket's snapshot");
+	like(gen.stp.buf, "PERFCTR_READ(perfctr_read_socket_age, 2, \"counter "
+	     "\\042b\\042\", 2); %}\n", "perfctr_age: its age");
+	like(gen.stp.buf, "PERFCTR_SUM(2, 0, \"counter \\042b\\042\", 3); %}\n",
+	     "perfctr_sum: over the sockets");
+	ok(!strstr(gen.stp.buf, "PERFCTR_HAVE_SUM"), "no .cpu sum: no "
+	   "snapshots of CPUs");
+	like(gen.stp.buf, "MODULE_INFO(perfctr_req, \"idx=0;id=a;event=u/e/;"
+	     "plm=uk;src=t.stp:1:1;scope=4\");", "the request carries its "
+	     "scope");
 	emit__free(&gen);
 	done(&r);
 }
@@ -393,7 +486,7 @@ static const struct group_case group_cases[] = {
 	{ "probe perfctr.event(\"x\").group(\"g\").counter(\"a\") {}\n"
 	  "probe perfctr.event(\"y\").thread.group(\"g\").counter(\"b\") {}\n"
 	  G_READ, 1, 0, "perfctr counter \"b\": a group counts per CPU only "
-	  "(perfctr-run opens it on each CPU); drop .thread/.process/.cgroup, or "
+	  "(perfctr-run opens it on each CPU); drop .thread/.process/.cgroup/.socket, or "
 	  ".group", "t.stp:2:39" },
 	{ "probe perfctr.event(\"x\").process(\"/bin/true\").group(\"g\")"
 	  ".counter(\"a\") {}\n"
@@ -688,6 +781,7 @@ int main(void)
 	read_probes();
 	read_scopes();
 	cgroups();
+	sockets();
 	notes();
 	groups();
 	sites();

@@ -229,7 +229,7 @@ static const struct bad bad[] = {
 	  "t.stp:1:15" },
 	{ "probe perfctr.event(\"x\") {}",
 	  "incomplete perfctr probe point, expected '.' and one of 'user', "
-	  "'kernel', 'cpu', 'thread', 'process', 'cgroup', 'group', 'multiplex', 'counter'",
+	  "'kernel', 'cpu', 'thread', 'process', 'cgroup', 'socket', 'group', 'multiplex', 'counter'",
 	  "t.stp:1:26" },
 	{ "probe perfctr.event(\"x\").thread.cpu.counter(\"c\") {}",
 	  "'.cpu' conflicts with '.thread'", "t.stp:1:33" },

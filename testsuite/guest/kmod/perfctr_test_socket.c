@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perfctr_test_socket.c - a PMU with a cpumask, for the .socket tests in
+ * a guest that has no uncore PMU: registered as uncore drivers register
+ * theirs (arch/x86/events/intel/uncore.c), with the count the test sets.
+ *
+ *   perfctr_test_socket/ticks/  event=0x1; .unit "MiB", .scale
+ *                               6.103515625e-5 (64 bytes, as SKX's IMC
+ *                               cas_count_read)
+ *   .../cas_count_read/,        the same (an IMC's names)
+ *   .../cas_count_write/
+ *   .../energy-pkg/             event=0x1; .unit "Joules", .scale
+ *                               2.3283064365386962890625e-10 (2^-32 J,
+ *                               as RAPL's)
+ *   cpumask                     the one CPU that counts (module
+ *                               parameter cpu=N at load, default 0)
+ *
+ * The PMU's name is name=NAME at load (default perfctr_test_socket):
+ * name=power or name=uncore_imc_0 stands in for RAPL or an IMC, so that
+ * the examples run unchanged in the guest.
+ *
+ * The "hardware" is one 64-bit count: writing N to
+ * /sys/module/perfctr_test_socket/parameters/add adds N to it, and
+ * parameters/count reads it.  event_init refuses task events and moves
+ * the event to the mask CPU (event->cpu), as uncore_pmu_event_init()
+ * does; when that CPU goes offline the events move to another online
+ * CPU with perf_pmu_migrate_context(), as uncore_event_cpu_offline()
+ * does, and the cpumask names it.
+ */
+#include <linux/atomic.h>
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/cpumask.h>
+#include <linux/module.h>
+#include <linux/perf_event.h>
+
+static atomic64_t pts_count = ATOMIC64_INIT(0);
+static int pts_cpu;		/* the CPU that counts: the cpumask */
+static int pts_hp_state;
+static char pts_name[32] = "perfctr_test_socket";
+module_param_string(name, pts_name, sizeof(pts_name), 0444);
+MODULE_PARM_DESC(name, "the PMU's name, at load");
+
+static int pts_add_set(const char *val, const struct kernel_param *kp)
+{
+	u64 n;
+	int rc = kstrtou64(val, 0, &n);
+
+	if (!rc)
+		atomic64_add(n, &pts_count);
+	return rc;
+}
+
+static int pts_count_get(char *buf, const struct kernel_param *kp)
+{
+	return sprintf(buf, "%llu\n", (u64)atomic64_read(&pts_count));
+}
+
+static const struct kernel_param_ops pts_add_ops = { .set = pts_add_set };
+static const struct kernel_param_ops pts_count_ops = { .get = pts_count_get };
+module_param_cb(add, &pts_add_ops, NULL, 0200);
+MODULE_PARM_DESC(add, "adds N to the count");
+module_param_cb(count, &pts_count_ops, NULL, 0444);
+MODULE_PARM_DESC(count, "the count");
+module_param_named(cpu, pts_cpu, int, 0444);
+MODULE_PARM_DESC(cpu, "the CPU that counts, at load");
+
+/* Any context: the count brought into the event, as an uncore box's
+ * counter (cmpxchg on prev_count, as x86_perf_event_update()). */
+static void pts_read(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 prev, now;
+
+	do {
+		prev = local64_read(&hwc->prev_count);
+		now = atomic64_read(&pts_count);
+	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
+	local64_add(now - prev, &event->count);
+}
+
+static void pts_start(struct perf_event *event, int flags)
+{
+	local64_set(&event->hw.prev_count, atomic64_read(&pts_count));
+	event->hw.state = 0;
+}
+
+static void pts_stop(struct perf_event *event, int flags)
+{
+	if (!(event->hw.state & PERF_HES_STOPPED) && (flags & PERF_EF_UPDATE))
+		pts_read(event);
+	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
+}
+
+static int pts_add(struct perf_event *event, int flags)
+{
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	if (flags & PERF_EF_START)
+		pts_start(event, flags);
+	return 0;
+}
+
+static void pts_del(struct perf_event *event, int flags)
+{
+	pts_stop(event, PERF_EF_UPDATE);
+}
+
+static struct pmu pts_pmu;
+
+/* As uncore_pmu_event_init(): no task events, no sampling, and the
+ * event counts on the mask CPU whichever CPU asked. */
+static int pts_event_init(struct perf_event *event)
+{
+	if (event->attr.type != pts_pmu.type)
+		return -ENOENT;
+	if (event->cpu < 0 || is_sampling_event(event) ||
+	    event->attr.config != 1)
+		return -EINVAL;
+	event->cpu = READ_ONCE(pts_cpu);
+	return 0;
+}
+
+static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	return sprintf(buf, "%d\n", READ_ONCE(pts_cpu));
+}
+static DEVICE_ATTR_RO(cpumask);
+
+static struct attribute *pts_attrs[] = { &dev_attr_cpumask.attr, NULL };
+static const struct attribute_group pts_attr_group = { .attrs = pts_attrs };
+
+PMU_FORMAT_ATTR(event, "config:0-7");
+static struct attribute *pts_format_attrs[] = { &format_attr_event.attr, NULL };
+static const struct attribute_group pts_format_group = {
+	.name = "format", .attrs = pts_format_attrs,
+};
+
+PMU_EVENT_ATTR_STRING(ticks, pts_ev_ticks, "event=0x1");
+PMU_EVENT_ATTR_STRING(ticks.unit, pts_ev_ticks_unit, "MiB");
+PMU_EVENT_ATTR_STRING(ticks.scale, pts_ev_ticks_scale, "6.103515625e-5");
+PMU_EVENT_ATTR_STRING(cas_count_read, pts_ev_cas, "event=0x1");
+PMU_EVENT_ATTR_STRING(cas_count_read.unit, pts_ev_cas_unit, "MiB");
+PMU_EVENT_ATTR_STRING(cas_count_read.scale, pts_ev_cas_scale, "6.103515625e-5");
+PMU_EVENT_ATTR_STRING(cas_count_write, pts_ev_casw, "event=0x1");
+PMU_EVENT_ATTR_STRING(cas_count_write.unit, pts_ev_casw_unit, "MiB");
+PMU_EVENT_ATTR_STRING(cas_count_write.scale, pts_ev_casw_scale,
+		      "6.103515625e-5");
+PMU_EVENT_ATTR_STRING(energy-pkg, pts_ev_pkg, "event=0x1");
+PMU_EVENT_ATTR_STRING(energy-pkg.unit, pts_ev_pkg_unit, "Joules");
+PMU_EVENT_ATTR_STRING(energy-pkg.scale, pts_ev_pkg_scale,
+		      "2.3283064365386962890625e-10");
+static struct attribute *pts_event_attrs[] = {
+	&pts_ev_ticks.attr.attr, &pts_ev_ticks_unit.attr.attr,
+	&pts_ev_ticks_scale.attr.attr, &pts_ev_cas.attr.attr,
+	&pts_ev_cas_unit.attr.attr, &pts_ev_cas_scale.attr.attr,
+	&pts_ev_casw.attr.attr, &pts_ev_casw_unit.attr.attr,
+	&pts_ev_casw_scale.attr.attr,
+	&pts_ev_pkg.attr.attr, &pts_ev_pkg_unit.attr.attr,
+	&pts_ev_pkg_scale.attr.attr, NULL,
+};
+static const struct attribute_group pts_event_group = {
+	.name = "events", .attrs = pts_event_attrs,
+};
+
+static const struct attribute_group *pts_groups[] = {
+	&pts_attr_group, &pts_format_group, &pts_event_group, NULL,
+};
+
+static struct pmu pts_pmu = {
+	.task_ctx_nr	= perf_invalid_context,
+	.event_init	= pts_event_init,
+	.add		= pts_add,
+	.del		= pts_del,
+	.start		= pts_start,
+	.stop		= pts_stop,
+	.read		= pts_read,
+	.attr_groups	= pts_groups,
+	.capabilities	= PERF_PMU_CAP_NO_EXCLUDE,
+	.module		= THIS_MODULE,
+};
+
+/* Hotplug teardown, on the CPU going away: its events move on, as
+ * uncore_event_cpu_offline() moves a box's. */
+static int pts_cpu_offline(unsigned int cpu)
+{
+	unsigned int target;
+
+	if (cpu != READ_ONCE(pts_cpu))
+		return 0;
+	target = cpumask_any_but(cpu_online_mask, cpu);
+	if (target >= nr_cpu_ids)
+		return 0;
+	perf_pmu_migrate_context(&pts_pmu, cpu, target);
+	WRITE_ONCE(pts_cpu, target);
+	return 0;
+}
+
+static int __init pts_init(void)
+{
+	int rc;
+
+	if (pts_cpu < 0 || pts_cpu >= nr_cpu_ids || !cpu_online(pts_cpu))
+		return -EINVAL;
+	rc = perf_pmu_register(&pts_pmu, pts_name, -1);
+	if (rc)
+		return rc;
+	rc = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN,
+				       "perfctr_test_socket:online", NULL,
+				       pts_cpu_offline);
+	if (rc < 0) {
+		perf_pmu_unregister(&pts_pmu);
+		return rc;
+	}
+	pts_hp_state = rc;
+	return 0;
+}
+
+static void __exit pts_exit(void)
+{
+	cpuhp_remove_state_nocalls(pts_hp_state);
+	perf_pmu_unregister(&pts_pmu);
+}
+
+module_init(pts_init);
+module_exit(pts_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("a PMU with a cpumask for the systemtap-perfctr tests");
