@@ -18,6 +18,7 @@
 
 #include "check.h"
 #include "diag.h"
+#include "embed.h"
 #include "emit.h"
 #include "listing.h"
 #include "model.h"
@@ -240,21 +241,32 @@ static const struct source *script_copied(const struct frontend *fe)
 static const char *generate(struct frontend *fe, const char *under,
 			    struct outdir *out)
 {
-	static char why[PATH_MAX + 64];
-	struct emit_opts opts = { .runtime_dir = fe->paths.runtime };
+	static char why[PATH_MAX + 256];
+	struct emit_opts opts = { .privilege = "stapdev" };
 	const struct source *script = script_copied(fe);
+	struct runtime_text rt;
 	struct generated gen;
-	char rt_hash[17];
+	char rt_hash[17], rt_why[PATH_MAX + 128];
 	int err;
 
-	opts.privilege = fe->cl.privilege ? fe->cl.privilege : "stapdev";
+	if (fe->cl.privilege)
+		opts.privilege = fe->cl.privilege;
 	if (outdir__hash_runtime(fe->paths.runtime, rt_hash) < 0) {
 		snprintf(why, sizeof(why), "cannot read the perfctr runtime "
 			 "in %s", fe->paths.runtime);
 		return why;
 	}
+	if (embed__runtime(fe->paths.runtime, &rt, rt_why,
+			   sizeof(rt_why)) < 0) {
+		snprintf(why, sizeof(why), "cannot embed the perfctr "
+			 "runtime: %s", rt_why);
+		return why;
+	}
+	opts.runtime = &rt;
 	opts.runtime_hash = rt_hash;
-	if (emit__generate(&fe->model, &opts, &gen) < 0)
+	err = emit__generate(&fe->model, &opts, &gen);
+	embed__free(&rt);
+	if (err < 0)
 		return "a counter request is too long for the module table";
 	err = outdir__write(&gen, script, script &&
 			    script->origin == SRC_FILE ?
