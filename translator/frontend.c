@@ -295,7 +295,8 @@ static char **stap_argv(struct frontend *fe, const struct outdir *out,
 	argv[prefix++] = (char *)out->dir;
 	argv[prefix++] = "-I";
 	argv[prefix++] = fe->paths.tapset;
-	if (fe->paths.compat_runtime[0] && !fe->cl.has_runtime_dir) {
+	if (fe->paths.compat_runtime[0] && !fe->cl.has_runtime_dir &&
+	    !fe->cl.use_server) {
 		argv[prefix++] = "-R";
 		argv[prefix++] = fe->paths.compat_runtime;
 	}
@@ -437,6 +438,27 @@ static void set_staprun(const struct paths *p)
 	setenv("SYSTEMTAP_STAPRUN", p->helper, 1);
 }
 
+/*
+ * A compile server gets the script, the -I directories and most options,
+ * never -R (stap keeps it for a local build): the server builds with the
+ * runtime it was started with.  The generated tapset embeds our runtime,
+ * so that is all it needs from us; a stap runtime of ours (the compat
+ * copy) must be the server's own -R.
+ */
+static void check_server_use(const struct frontend *fe)
+{
+	if (fe->cl.has_runtime_dir)
+		die("%s", "-R cannot be used with a compile server: stap does "
+		    "not send the runtime to it, and the server builds with "
+		    "its own (start it with stap-serverd -R DIR to give it "
+		    "another); see stap-perfctr(1), COMPILE SERVERS");
+	if (fe->paths.compat_runtime[0] && fe->cl.verbose)
+		fprintf(stderr, "stap-perfctr: not passing -R %s to a compile "
+			"server: a server building for this kernel needs it "
+			"as its own (stap-serverd -R %s)\n",
+			fe->paths.compat_runtime, fe->paths.compat_runtime);
+}
+
 /* Everything loaded, given back before main returns (a refusal, or stap
  * run and waited for): clean under valgrind (testsuite/bad-input). */
 static void release(struct frontend *fe)
@@ -491,6 +513,8 @@ int main(int argc, char **argv)
 	if (fe.cl.runtime && strcmp(fe.cl.runtime, "kernel") != 0)
 		die("perfctr counters need the kernel runtime; --runtime=%s "
 		    "cannot read them", fe.cl.runtime);
+	if (fe.cl.use_server)
+		check_server_use(&fe);
 	why = generate(&fe, NULL, &out);
 	if (why)
 		die("%s", why);
