@@ -16,9 +16,7 @@
 #ifdef __KERNEL__
 #include <linux/kernel.h>
 #include <linux/string.h>
-#else
-#include "kcompat.h"	/* testsuite/unit/runtime: the userspace build */
-#endif
+#endif	/* the userspace build (testsuite/unit/runtime) has kcompat.h first */
 #include "perfctr.h"
 
 #define PERFCTR_RECORD_FIELDS 6

@@ -59,6 +59,11 @@ EXTRA_DIST += testsuite/unit/lib/apt-sources.test testsuite/unit/lib/guest-hang.
 guest_suites_later = testsuite/guest/run-suite-trixie-arm64 \
 	testsuite/guest/run-suite-trixie testsuite/guest/run-suite-rt \
 	testsuite/guest/run-remote
+# a compile server (stap-serverd) on this machine building for the x86_64
+# guest, whose module runs there (testsuite/server/use-server.test)
+guest_suites_later += testsuite/server/use-server.test
+EXTRA_DIST += testsuite/server/use-server.test testsuite/server/pagefaults.stp \
+	testsuite/server/README.md
 # the Debian package on both stacks: built, checked, installed, run
 guest_suites_later += testsuite/package/deb.test
 EXTRA_DIST += testsuite/package/deb.test testsuite/lib/installed-run
@@ -129,10 +134,10 @@ clean-guest:
 	rm -rf build/guest
 .PHONY: clean-guest
 
-# make check-quick: the host tests (all but fuzzing and the guest harness's
-# hang test; a third of the documentation's examples) and one boot of each
-# architecture with the tests most likely to break (guest/run-suite-quick),
-# on all CPUs.
+# make check-quick: the host tests (all but fuzzing, the guest harness's
+# hang test and the compile server's; a third of the documentation's
+# examples) and one boot of each architecture with the tests most likely
+# to break (guest/run-suite-quick), on all CPUs.
 quick_guest_tests = testsuite/guest/run-suite-quick \
 	testsuite/guest/run-suite-quick-arm64
 EXTRA_DIST += $(quick_guest_tests)
@@ -147,7 +152,7 @@ testsuite/guest/run-suite-quick-arm64.log: testsuite/guest/run-suite-quick-arm64
 	@p=testsuite/guest/run-suite-quick-arm64; b=$$p; $(quick_log)
 check-quick: all
 	@tests=`for t in $(TESTS); do case $$t in \
-	  testsuite/guest/run-suite*|fuzz/*|*/guest-hang.test) ;; \
+	  testsuite/guest/run-suite*|fuzz/*|*/guest-hang.test|testsuite/server/*) ;; \
 	  *) echo $$t ;; esac; done`; \
 	tests=`echo $$tests`; \
 	case '$(MAKEFLAGS)' in *-j*|*jobserver*) jobs= ;; \

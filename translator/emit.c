@@ -479,14 +479,15 @@ static int emit_c(struct strbuf *sb, const struct model *m,
 	emit_scopes(sb, m);
 	strbuf__printf(sb, "#define PERFCTR_SAMPLE_MAGIC %#llxULL\n",
 		       PERFCTR_SAMPLE_MAGIC);
-	strbuf__printf(sb, "#include \"%s/perfctr.h\"\n", o->runtime_dir);
+	strbuf__add(sb, o->runtime->head.buf, o->runtime->head.len);
 	if (emit_table(sb, m) < 0)
 		return -ENOSPC;
 	emit_sites(sb, m);
 	emit_sample_handlers(sb, m);
 	strbuf__printf(sb, "MODULE_INFO(perfctr_table, \"v=1;n=%zu;hash=%s;"
-		       "priv=%s\");\n#include \"%s/perfctr.c\"\n%%}\n\n",
-		       m->ncounters, hash, o->privilege, o->runtime_dir);
+		       "priv=%s\");\n", m->ncounters, hash, o->privilege);
+	strbuf__add(sb, o->runtime->body.buf, o->runtime->body.len);
+	strbuf__printf(sb, "%%}\n\n");
 	return 0;
 }
 

@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * emit.h - the generated tapset: perfctr_gen.stp (request table, runtime
- * include, read functions) and perfctr_gen.stpm (@perfctr).  Output is a
- * pure function of its input, so stap's module cache can hit.
+ * emit.h - the generated tapset: perfctr_gen.stp (request table, the
+ * runtime's C, read functions) and perfctr_gen.stpm (@perfctr).  Output
+ * is a pure function of its input, so stap's module cache can hit; it
+ * names no file of the installation, so a compile server can build it.
  */
 #ifndef PERFCTR_EMIT_H
 #define PERFCTR_EMIT_H
 
+#include "embed.h"
 #include "model.h"
 #include "strbuf.h"
 
 struct emit_opts {
-	const char *runtime_dir;	/* absolute: where perfctr.h lives */
+	const struct runtime_text *runtime;	/* embedded as it is */
 	const char *runtime_hash;	/* hash of the runtime sources */
 	const char *privilege;		/* stapdev, stapsys, stapusr */
 };

@@ -18,6 +18,7 @@
 
 #include "check.h"
 #include "diag.h"
+#include "embed.h"
 #include "emit.h"
 #include "listing.h"
 #include "model.h"
@@ -240,21 +241,32 @@ static const struct source *script_copied(const struct frontend *fe)
 static const char *generate(struct frontend *fe, const char *under,
 			    struct outdir *out)
 {
-	static char why[PATH_MAX + 64];
-	struct emit_opts opts = { .runtime_dir = fe->paths.runtime };
+	static char why[PATH_MAX + 256];
+	struct emit_opts opts = { .privilege = "stapdev" };
 	const struct source *script = script_copied(fe);
+	struct runtime_text rt;
 	struct generated gen;
-	char rt_hash[17];
+	char rt_hash[17], rt_why[PATH_MAX + 128];
 	int err;
 
-	opts.privilege = fe->cl.privilege ? fe->cl.privilege : "stapdev";
+	if (fe->cl.privilege)
+		opts.privilege = fe->cl.privilege;
 	if (outdir__hash_runtime(fe->paths.runtime, rt_hash) < 0) {
 		snprintf(why, sizeof(why), "cannot read the perfctr runtime "
 			 "in %s", fe->paths.runtime);
 		return why;
 	}
+	if (embed__runtime(fe->paths.runtime, &rt, rt_why,
+			   sizeof(rt_why)) < 0) {
+		snprintf(why, sizeof(why), "cannot embed the perfctr "
+			 "runtime: %s", rt_why);
+		return why;
+	}
+	opts.runtime = &rt;
 	opts.runtime_hash = rt_hash;
-	if (emit__generate(&fe->model, &opts, &gen) < 0)
+	err = emit__generate(&fe->model, &opts, &gen);
+	embed__free(&rt);
+	if (err < 0)
 		return "a counter request is too long for the module table";
 	err = outdir__write(&gen, script, script &&
 			    script->origin == SRC_FILE ?
@@ -283,7 +295,8 @@ static char **stap_argv(struct frontend *fe, const struct outdir *out,
 	argv[prefix++] = (char *)out->dir;
 	argv[prefix++] = "-I";
 	argv[prefix++] = fe->paths.tapset;
-	if (fe->paths.compat_runtime[0] && !fe->cl.has_runtime_dir) {
+	if (fe->paths.compat_runtime[0] && !fe->cl.has_runtime_dir &&
+	    !fe->cl.use_server) {
 		argv[prefix++] = "-R";
 		argv[prefix++] = fe->paths.compat_runtime;
 	}
@@ -425,6 +438,27 @@ static void set_staprun(const struct paths *p)
 	setenv("SYSTEMTAP_STAPRUN", p->helper, 1);
 }
 
+/*
+ * A compile server gets the script, the -I directories and most options,
+ * never -R (stap keeps it for a local build): the server builds with the
+ * runtime it was started with.  The generated tapset embeds our runtime,
+ * so that is all it needs from us; a stap runtime of ours (the compat
+ * copy) must be the server's own -R.
+ */
+static void check_server_use(const struct frontend *fe)
+{
+	if (fe->cl.has_runtime_dir)
+		die("%s", "-R cannot be used with a compile server: stap does "
+		    "not send the runtime to it, and the server builds with "
+		    "its own (start it with stap-serverd -R DIR to give it "
+		    "another); see stap-perfctr(1), COMPILE SERVERS");
+	if (fe->paths.compat_runtime[0] && fe->cl.verbose)
+		fprintf(stderr, "stap-perfctr: not passing -R %s to a compile "
+			"server: a server building for this kernel needs it "
+			"as its own (stap-serverd -R %s)\n",
+			fe->paths.compat_runtime, fe->paths.compat_runtime);
+}
+
 /* Everything loaded, given back before main returns (a refusal, or stap
  * run and waited for): clean under valgrind (testsuite/bad-input). */
 static void release(struct frontend *fe)
@@ -479,6 +513,8 @@ int main(int argc, char **argv)
 	if (fe.cl.runtime && strcmp(fe.cl.runtime, "kernel") != 0)
 		die("perfctr counters need the kernel runtime; --runtime=%s "
 		    "cannot read them", fe.cl.runtime);
+	if (fe.cl.use_server)
+		check_server_use(&fe);
 	why = generate(&fe, NULL, &out);
 	if (why)
 		die("%s", why);

@@ -12,6 +12,7 @@ translator_libtranslator_a_SOURCES = \
 	translator/check.c translator/check.h \
 	translator/rewrite.c translator/rewrite.h \
 	translator/strbuf.c translator/strbuf.h \
+	translator/embed.c translator/embed.h \
 	translator/emit.c translator/emit.h \
 	translator/outdir.c translator/outdir.h \
 	translator/options.c translator/options.h \
@@ -61,7 +62,8 @@ translator_tests = testsuite/unit/translator/test-lexer \
 	testsuite/unit/translator/test-check \
 	testsuite/unit/translator/test-stapsays \
 	testsuite/unit/translator/test-options \
-	testsuite/unit/translator/test-probematch
+	testsuite/unit/translator/test-probematch \
+	testsuite/unit/translator/test-embed
 check_PROGRAMS += $(translator_tests)
 TESTS += $(translator_tests)
 translator_test_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/translator \
@@ -86,6 +88,9 @@ testsuite_unit_translator_test_options_LDADD = $(translator_test_ldadd)
 testsuite_unit_translator_test_probematch_SOURCES = testsuite/unit/translator/test-probematch.c
 testsuite_unit_translator_test_probematch_CPPFLAGS = $(translator_test_cppflags)
 testsuite_unit_translator_test_probematch_LDADD = $(translator_test_ldadd)
+testsuite_unit_translator_test_embed_SOURCES = testsuite/unit/translator/test-embed.c
+testsuite_unit_translator_test_embed_CPPFLAGS = $(translator_test_cppflags)
+testsuite_unit_translator_test_embed_LDADD = $(translator_test_ldadd)
 
 # The front-end against a fake stap that records argv, environment, stdin.
 check_PROGRAMS += testsuite/unit/translator/fake-stap

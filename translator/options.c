@@ -20,7 +20,7 @@
 enum {
 	OPT_RUNTIME = 256, OPT_BPF, OPT_DYNINST, OPT_PRIVILEGE,
 	OPT_UNPRIVILEGED, OPT_DUMP, OPT_OTHER, OPT_DUMP_COUNTERS,
-	OPT_DUMP_FUNCTIONS, OPT_HELP, OPT_VERSION,
+	OPT_DUMP_FUNCTIONS, OPT_HELP, OPT_VERSION, OPT_SERVER,
 };
 
 static const struct option long_options[] = {
@@ -35,11 +35,11 @@ static const struct option long_options[] = {
 	{ "clean-cache",             no_argument,       NULL, OPT_OTHER },
 	{ "compatible",              required_argument, NULL, OPT_OTHER },
 	{ "ldd",                     no_argument,       NULL, OPT_OTHER },
-	{ "use-server",              optional_argument, NULL, OPT_OTHER },
+	{ "use-server",              optional_argument, NULL, OPT_SERVER },
 	{ "list-servers",            optional_argument, NULL, OPT_OTHER },
 	{ "trust-servers",           optional_argument, NULL, OPT_OTHER },
 	{ "use-server-on-error",     optional_argument, NULL, OPT_OTHER },
-	{ "use-http-server",         required_argument, NULL, OPT_OTHER },
+	{ "use-http-server",         required_argument, NULL, OPT_SERVER },
 	{ "all-modules",             no_argument,       NULL, OPT_OTHER },
 	{ "sign-module",             optional_argument, NULL, OPT_OTHER },
 	{ "remote",                  required_argument, NULL, OPT_OTHER },
@@ -155,6 +155,9 @@ static void take_option(struct cmdline *cl, int opt)
 		break;
 	case 'R':
 		cl->has_runtime_dir = 1;
+		break;
+	case OPT_SERVER:
+		cl->use_server = 1;
 		break;
 	case OPT_RUNTIME:
 		cl->runtime = arg;

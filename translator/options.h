@@ -33,6 +33,8 @@ struct cmdline {
 	int suppress_warnings;	/* -w */
 	int verbose;		/* -v, each one */
 	int has_runtime_dir;	/* -R */
+	int use_server;		/* --use-server, --use-http-server: a
+				 * compile server builds the module */
 	const char *runtime;	/* --runtime=, --bpf, --dyninst; NULL = kernel */
 	const char *privilege;	/* --privilege= / --unprivileged */
 	int mentions_perfctr;	/* some option argument contains "perfctr" */

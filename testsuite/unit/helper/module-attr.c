@@ -8,6 +8,7 @@
  * translation unit of its own: the runtime's headers and libperfctr.h
  * both name PERFCTR_PLM_*.
  */
+#include "kcompat.h"	/* the kernel helpers perfctr_assign.c uses */
 #include "perfctr_assign.c"
 #include "module-attr.h"
 

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "libperfctr.h"
 #include "tap.h"
 #include "util.h"
@@ -74,6 +75,53 @@ static void good(void)
 		       ".previous\");\n", &tab);
 	ok(ret == 0 && tab.n == 1 && !strcmp(tab.reqs[0].src, "s"),
 	   "last entry without NUL: read within bounds (%s)", err);
+	perfctr_modtab__free(&tab);
+}
+
+/*
+ * A module signed as the kernel's build signs one, or a compile server
+ * for a Secure Boot machine (the kernel build tree's scripts/sign-file,
+ * here with a throwaway key): the signature and its trailer are appended
+ * after the ELF, which is read as before.
+ */
+static void sign(const char *ko)
+{
+	const char *kb = getenv("KERNEL_BUILD");
+	char tool[512], cmd[4096];
+	static const char magic[] = "~Module signature appended~\n";
+	struct perfctr_modtab tab;
+	size_t plain, len;
+	char *text;
+	int ret;
+
+	snprintf(tool, sizeof(tool), "%s/scripts/sign-file", kb ? kb : "");
+	if (!kb || !*kb || access(tool, X_OK) != 0 ||
+	    system("command -v openssl >/dev/null") != 0) {
+		ok(1, "# SKIP no kernel build tree with scripts/sign-file, or "
+		   "no openssl (KERNEL_BUILD=%s)", kb ? kb : "");
+		return;
+	}
+	free(test_read(test_path(ko), &plain));
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s' && openssl req -new -nodes "
+		 "-utf8 -sha256 -days 1 -batch -x509 -subj '/CN=perfctr test' "
+		 "-outform PEM -out '%s' -keyout '%s' >/dev/null 2>&1 && "
+		 "'%s' sha256 '%s' '%s' '%s'", test_path(ko),
+		 test_path("signed.ko"), test_path("cert.pem"),
+		 test_path("key.pem"), tool, test_path("key.pem"),
+		 test_path("cert.pem"), test_path("signed.ko"));
+	ok(system(cmd) == 0, "sign-file signs a copy of %s", ko);
+	text = test_read(test_path("signed.ko"), &len);
+	ok(text && len > plain + sizeof(magic) &&
+	   !memcmp(text + len - (sizeof(magic) - 1), magic, sizeof(magic) - 1),
+	   "the signature is appended (%zu bytes to %zu)", plain, len);
+	free(text);
+	ret = perfctr_modtab__read(test_path("signed.ko"), &tab, err,
+				   sizeof(err));
+	ok(ret == 0 && tab.version == 1 && tab.n == 2 &&
+	   !strcmp(tab.hash, "0123456789abcdef") &&
+	   !strcmp(tab.reqs[0].id, "tc") && !strcmp(tab.reqs[1].id, "pf"),
+	   "the signed module's table is read as the unsigned one's (%d: %s)",
+	   ret, err);
 	perfctr_modtab__free(&tab);
 }
 
@@ -238,6 +286,7 @@ int main(void)
 {
 	test_mkdtemp();
 	good();
+	sign("good.ko");
 	corrupt_tables();
 	many_requests();
 	not_modules();

@@ -3,6 +3,7 @@
  * test-assign.c - the module's perfctr_assign parser (runtime/
  * perfctr_assign.c) against good and hostile values.
  */
+#include "kcompat.h"	/* the kernel helpers perfctr_assign.c uses */
 #include "perfctr_assign.c"
 #include "tap.h"
 

@@ -15,6 +15,15 @@
 #include "rewrite.h"
 #include "tap.h"
 
+/* The runtime's text, as the emitter embeds it (test-embed reads the
+ * real one). */
+static char fake_head[] = "/* runtime head */\n";
+static char fake_body[] = "/* runtime body */\n";
+static const struct runtime_text fake_runtime = {
+	.head = { fake_head, sizeof(fake_head) - 1, sizeof(fake_head) },
+	.body = { fake_body, sizeof(fake_body) - 1, sizeof(fake_body) },
+};
+
 struct run {
 	struct source src;
 	struct model m;
@@ -271,7 +280,7 @@ static void cgroups(void)
 		"probe perfctr.event(\"z\").cgroup(\"/a/b\").counter(\"b\") {}\n"
 		"probe timer.s(1) { x = @perfctr(\"a\") + @perfctr(\"t\") + "
 		"perfctr_delta(\"b\", 0, 0) }\n";
-	struct emit_opts opts = { "/rt", "0123456789abcdef", "stapdev" };
+	struct emit_opts opts = { &fake_runtime, "0123456789abcdef", "stapdev" };
 	struct generated gen;
 	struct run r;
 	size_t i;
@@ -580,7 +589,7 @@ static void sites(void)
 		"  d = __pc2        (     a, s); e = __pc3       (v)\n"
 		"  g = __pc4     () + __pc5             (          ); "
 		"h = __pc6        (v); s = perfctr_stamp() }\n";
-	struct emit_opts opts = { "/rt", "0123456789abcdef", "stapdev" };
+	struct emit_opts opts = { &fake_runtime, "0123456789abcdef", "stapdev" };
 	struct generated gen;
 	struct run r;
 
@@ -697,7 +706,7 @@ static void payloads(void)
 		"probe perfctr.event(\"cycles\").hz(99) { p = perfctr_sample_period() "
 		"+ perfctr_sample_count(); s = perfctr_mem_level(p) }\n"
 		"probe timer.s(1) { w = page() }\n";
-	struct emit_opts opts = { "/rt", "0123456789abcdef", "stapdev" };
+	struct emit_opts opts = { &fake_runtime, "0123456789abcdef", "stapdev" };
 	struct generated gen;
 	struct run r;
 

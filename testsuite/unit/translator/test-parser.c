@@ -11,6 +11,15 @@
 #include "parser.h"
 #include "tap.h"
 
+/* The runtime's text, as the emitter embeds it (test-embed reads the
+ * real one). */
+static char fake_head[] = "/* runtime head */\n";
+static char fake_body[] = "/* runtime body */\n";
+static const struct runtime_text fake_runtime = {
+	.head = { fake_head, sizeof(fake_head) - 1, sizeof(fake_head) },
+	.body = { fake_body, sizeof(fake_body) - 1, sizeof(fake_body) },
+};
+
 struct run {
 	struct source src;
 	struct model m;
@@ -189,7 +198,7 @@ static void levels(void)
  * from an event function's name, into both tables. */
 static void guest_host(void)
 {
-	struct emit_opts opts = { "/rt", "0123456789abcdef", "stapdev" };
+	struct emit_opts opts = { &fake_runtime, "0123456789abcdef", "stapdev" };
 	struct generated gen;
 	struct run r;
 	int errors;
@@ -350,7 +359,7 @@ static const struct bad bad[] = {
 static void groups(void)
 {
 	struct run r;
-	struct emit_opts o = { .runtime_dir = "/rt", .runtime_hash = "0",
+	struct emit_opts o = { .runtime = &fake_runtime, .runtime_hash = "0",
 			       .privilege = "stapdev" };
 	struct generated gen;
 	const char *text =
@@ -558,7 +567,7 @@ static void definitions_and_dynamic_reads(void)
 static void too_many_counters(void)
 {
 	struct strbuf text = { 0 };
-	struct emit_opts opts = { "/rt", "0123456789abcdef", "stapdev" };
+	struct emit_opts opts = { &fake_runtime, "0123456789abcdef", "stapdev" };
 	struct generated gen;
 	struct run r;
 	int i, errors;
