@@ -372,7 +372,7 @@ static void sockets(void)
 		"probe perfctr.event(\"power/energy-pkg/\").socket.counter(\"b\") {}\n"
 		"probe timer.s(1) { x = @perfctr(\"a\") + @perfctr(\"t\") + "
 		"perfctr_age(\"b\") + perfctr_sum(\"b\") }\n";
-	struct emit_opts opts = { "/rt", "0123456789abcdef", "stapdev" };
+	struct emit_opts opts = { &fake_runtime, "0123456789abcdef", "stapdev" };
 	struct generated gen;
 	struct run r;
 	size_t i;
