@@ -83,13 +83,14 @@ static int perfctr_record(char *rec, const struct perfctr_request_desc *reqs,
 			  char *err, size_t errlen)
 {
 	char *f[PERFCTR_RECORD_FIELDS];
-	struct perfctr_slot s = { .assigned = 1 };
-	unsigned int idx;
+	struct perfctr_slot *d;
+	unsigned long long config, config1, config2;
+	unsigned int idx, type, flags;
 
 	if (perfctr_split(rec, f, PERFCTR_RECORD_FIELDS) != PERFCTR_RECORD_FIELDS ||
-	    kstrtouint(f[0], 10, &idx) || kstrtouint(f[1], 10, &s.type) ||
-	    kstrtoull(f[2], 16, &s.config) || kstrtoull(f[3], 16, &s.config1) ||
-	    kstrtoull(f[4], 16, &s.config2) || kstrtouint(f[5], 16, &s.flags)) {
+	    kstrtouint(f[0], 10, &idx) || kstrtouint(f[1], 10, &type) ||
+	    kstrtoull(f[2], 16, &config) || kstrtoull(f[3], 16, &config1) ||
+	    kstrtoull(f[4], 16, &config2) || kstrtouint(f[5], 16, &flags)) {
 		snprintf(err, errlen, "malformed record");
 		return -EINVAL;
 	}
@@ -102,26 +103,25 @@ static int perfctr_record(char *rec, const struct perfctr_request_desc *reqs,
 			 reqs[idx].id);
 		return -EINVAL;
 	}
-	if (!perfctr_type_allowed(s.type)) {
+	if (!perfctr_type_allowed(type)) {
 		snprintf(err, errlen, "counter \"%s\": event type %u is not "
-			 "a counter type", reqs[idx].id, s.type);
+			 "a counter type", reqs[idx].id, type);
 		return -EINVAL;
 	}
-	if (!perfctr_flags_agree(s.flags, &reqs[idx])) {
+	if (!perfctr_flags_agree(flags, &reqs[idx])) {
 		snprintf(err, errlen, "counter \"%s\": flags %#x contradict "
 			 "the script (privilege levels, :G/:H, .multiplex)",
-			 reqs[idx].id, s.flags);
+			 reqs[idx].id, flags);
 		return -EINVAL;
 	}
-	/* its socket, unit and CPU records' */
-	s.nenc = slots[idx].nenc;
-	memcpy(s.enc, slots[idx].enc, sizeof(s.enc));
-	s.nsock = slots[idx].nsock;
-	memcpy(s.sock_cpu, slots[idx].sock_cpu, sizeof(s.sock_cpu));
-	s.scale_mult = slots[idx].scale_mult;
-	s.scale_shift = slots[idx].scale_shift;
-	memcpy(s.unit, slots[idx].unit, sizeof(s.unit));
-	slots[idx] = s;
+	/* its socket, unit and CPU records' stay */
+	d = &slots[idx];
+	d->assigned = 1;
+	d->type = type;
+	d->config = config;
+	d->config1 = config1;
+	d->config2 = config2;
+	d->flags = flags;
 	return 0;
 }
 
