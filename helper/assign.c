@@ -3,7 +3,9 @@
  * assign.c - the records of the perfctr_assign module argument:
  * ";idx,type,config,config1,config2,flags", decimal then hex, a
  * group's ";gidx,fd0,ncpu" and a .socket counter's ";sidx,cpu,...",
- * decimal, and a counter's unit and scale ";uidx,mult,shift,unit".
+ * decimal, a counter's unit and scale ";uidx,mult,shift,unit", and
+ * on a hybrid machine its encoding on one core PMU's CPUs
+ * ";cidx,type,config,config1,config2,cpus".
  */
 #include <errno.h>
 #include <stdio.h>
@@ -66,4 +68,14 @@ int perfctr_assign__append_unit(char *buf, size_t len, unsigned int idx,
 	return append(buf, len, ";u%u,%llx,%u,%s", idx,
 		      (unsigned long long)(u->mult ? u->mult : 1),
 		      u->mult ? u->shift : 0, u->unit);
+}
+
+int perfctr_assign__append_cpu(char *buf, size_t len, unsigned int idx,
+			       const struct perfctr_core_enc *c)
+{
+	return append(buf, len, ";c%u,%u,%llx,%llx,%llx,%s", idx,
+		      (unsigned int)c->enc.type,
+		      (unsigned long long)c->enc.config,
+		      (unsigned long long)c->enc.config1,
+		      (unsigned long long)c->enc.config2, c->cpus);
 }

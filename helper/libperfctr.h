@@ -212,6 +212,15 @@ int perfctr_assign__append_unit(char *buf, size_t len, unsigned int idx,
 /* Longest unit record, with its ';'. */
 #define PERFCTR_ASSIGN_UNIT_MAX (32 + PERFCTR_UNIT_MAX)
 
+/* Appends a counter's encoding on one core PMU's CPUs, ";cIDX,TYPE,
+ * CONFIG,CONFIG1,CONFIG2,CPUS" (CPUS its sysfs list).  Returns 0 or
+ * -ENOSPC. */
+struct perfctr_core_enc;
+int perfctr_assign__append_cpu(char *buf, size_t len, unsigned int idx,
+			       const struct perfctr_core_enc *c);
+/* Longest CPU record, with its ';'. */
+#define PERFCTR_ASSIGN_CPU_MAX (PERFCTR_ASSIGN_REC_MAX + 128)
+
 /* Appends a .socket counter's record: request idx is opened on cpus[n],
  * one a socket, ascending.  Returns 0 or -ENOSPC. */
 int perfctr_assign__append_socket(char *buf, size_t len, unsigned int idx,
@@ -436,6 +445,36 @@ int perfctr_topology__check(const struct perfctr_topology *t,
 			    const struct perfctr_request *req,
 			    const struct perfctr_encoding *enc,
 			    char *err, size_t len);
+
+/* The most core PMUs a counter gets encodings for, and CPU ranges in
+ * one core PMU's list: the module's PERFCTR_CORE_PMUS and
+ * PERFCTR_CPU_RANGES (runtime/perfctr.h). */
+#define PERFCTR_CORE_PMUS_MAX 4
+#define PERFCTR_CPU_RANGES_MAX 8
+#define PERFCTR_CPU_LIST_MAX 128
+
+/* A counter's encoding on one core PMU's CPUs (a "cIDX" record). */
+struct perfctr_core_enc {
+	struct perfctr_encoding enc;
+	char pmu[64];
+	char cpus[PERFCTR_CPU_LIST_MAX];	/* its `cpus` list */
+};
+
+/* On a hybrid machine, the encodings of a counter the module creates
+ * per CPU (.cpu, .thread, .cgroup; not sampling, not in a group) of a
+ * generic hardware event (enc: type 0, or 3, without an extended type):
+ * one per core PMU, for its CPUs.  Intel (a core PMU has type 4,
+ * PERF_TYPE_RAW): the generic event with the PMU's type in config bits
+ * 32-63, as perf opens it.  Arm (no PMU has type 4): the PMU's own type
+ * and the event number of its sysfs alias (cycles: events/cpu_cycles);
+ * cache events there are left to the kernel (0).  Returns how many (at
+ * most PERFCTR_CORE_PMUS_MAX) in out, 0 when one encoding serves every
+ * CPU, or -EOPNOTSUPP with why in err. */
+int perfctr_topology__core_encodings(const struct perfctr_topology *t,
+				     const struct perfctr_request *req,
+				     const struct perfctr_encoding *enc,
+				     struct perfctr_core_enc *out,
+				     char *err, size_t len);
 
 /* The CPUs a .socket counter of enc is opened on: its PMU's cpumask,
  * one CPU a socket.  Returns how many, with their ids in *cpus

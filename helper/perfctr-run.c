@@ -150,6 +150,9 @@ struct plan {
 	/* .socket requests: the CPUs of their PMU's cpumask, one a socket */
 	int **sock, *nsock;
 	struct perfctr_unit *unit;	/* each request's sysfs unit, scale */
+	/* on a hybrid machine, each core PMU's encoding, for its CPUs */
+	struct perfctr_core_enc (*cenc)[PERFCTR_CORE_PMUS_MAX];
+	int *ncenc;
 };
 
 static int plan_alloc(struct plan *p, const struct perfctr_modtab *tab)
@@ -171,7 +174,9 @@ static int plan_alloc(struct plan *p, const struct perfctr_modtab *tab)
 	p->sock = calloc(n, sizeof(*p->sock));
 	p->nsock = calloc(n, sizeof(*p->nsock));
 	p->unit = calloc(n, sizeof(*p->unit));
-	if (!p->unit || !p->enc || !p->ok || !p->why || !p->set || !p->set_idx ||
+	p->cenc = calloc(n, sizeof(*p->cenc));
+	p->ncenc = calloc(n, sizeof(*p->ncenc));
+	if (!p->cenc || !p->ncenc || !p->unit || !p->enc || !p->ok || !p->why || !p->set || !p->set_idx ||
 	    !p->set_pos || !p->res || !p->leader || !p->fd0 || !p->sock ||
 	    !p->nsock)
 		return -ENOMEM;
@@ -209,6 +214,8 @@ static void plan_free(struct plan *p)
 	free(p->sock);
 	free(p->nsock);
 	free(p->unit);
+	free(p->cenc);
+	free(p->ncenc);
 }
 
 static int grouped(const struct plan *p, unsigned int i)
@@ -306,12 +313,13 @@ static void resolve_all(struct plan *p, struct perfctr_resolver *r,
 }
 
 /*
- * The module creates one encoding per counter, a copy on every CPU (or
- * per task, or per socket): refused here, before any trial open, are the
- * counters that cannot be had that way on this machine's PMUs
- * (topology.c): per-socket PMUs but in .socket, anything else in
- * .socket, and on a hybrid machine one core type's events.  A .socket
- * counter's CPUs are its PMU's cpumask.
+ * The module creates a counter on every CPU (or per task, or per
+ * socket): refused here, before any trial open, are the counters that
+ * cannot be had that way on this machine's PMUs (topology.c): per-socket
+ * PMUs but in .socket, anything else in .socket, and on a hybrid machine
+ * one core type's events, and hardware events per task.  A .socket
+ * counter's CPUs are its PMU's cpumask; on a hybrid machine a generic
+ * hardware event per CPU gets each core PMU's encoding for its CPUs.
  */
 static void topology_all(struct plan *p, const char *sysfs_root)
 {
@@ -335,6 +343,12 @@ static void topology_all(struct plan *p, const char *sysfs_root)
 			 (p->nsock[i] = perfctr_topology__socket_cpus(
 				  t, &p->enc[i], &p->sock[i])) <= 0)
 			fail(p, i, "cannot read its PMU's cpumask");
+		else if ((p->ncenc[i] = perfctr_topology__core_encodings(
+				  t, &p->tab->reqs[i], &p->enc[i], p->cenc[i],
+				  err, sizeof(err))) < 0) {
+			p->ncenc[i] = 0;
+			fail(p, i, err);
+		}
 	}
 	perfctr_topology__free(t);
 }
@@ -776,7 +790,7 @@ static void show(const struct perfctr_request *req,
 		e->flags);
 }
 
-/* Room for the .socket counters' and the units' records. */
+/* Room for the .socket counters', the units' and the CPU records. */
 static size_t sockets_len(const struct plan *p)
 {
 	size_t len = 0;
@@ -784,7 +798,8 @@ static size_t sockets_len(const struct plan *p)
 
 	for (i = 0; i < p->tab->n; i++)
 		len += (p->nsock[i] ? PERFCTR_ASSIGN_GROUP_MAX +
-			p->nsock[i] * 8 : 0) + PERFCTR_ASSIGN_UNIT_MAX;
+			p->nsock[i] * 8 : 0) + PERFCTR_ASSIGN_UNIT_MAX +
+		       p->ncenc[i] * PERFCTR_ASSIGN_CPU_MAX;
 	return len;
 }
 
@@ -809,6 +824,20 @@ static char *assign_format(const struct plan *p, int verbose)
 	for (i = 0; i < tab->n; i++)
 		bad |= perfctr_assign__append_unit(buf, len, tab->reqs[i].idx,
 						   &p->unit[i]);
+	for (i = 0; i < tab->n; i++)
+		for (j = 0; j < (unsigned int)p->ncenc[i]; j++) {
+			bad |= perfctr_assign__append_cpu(buf, len,
+							  tab->reqs[i].idx,
+							  &p->cenc[i][j]);
+			if (verbose)
+				fprintf(stderr, PROG ": counter \"%s\": on "
+					"CPUs %s (\"%s\") type %u config "
+					"%#llx\n", tab->reqs[i].id,
+					p->cenc[i][j].cpus, p->cenc[i][j].pmu,
+					p->cenc[i][j].enc.type,
+					(unsigned long long)
+					p->cenc[i][j].enc.config);
+		}
 	for (i = 0; i < tab->n; i++) {
 		if (!p->nsock[i])
 			continue;

@@ -338,8 +338,9 @@ static int per_task(const struct perfctr_topology *t,
 		return pc_err(err, len, -EOPNOTSUPP,
 			      "%s of \"%s\" on a hybrid machine: a per-task "
 			      "event binds to one core PMU (\"%s\", CPUs %s) "
-			      "and would miss the task's time on CPUs %s; "
-			      "count a generic event (\"cycles\", "
+			      "and would miss the task's time on CPUs %s "
+			      "(a task event per core PMU is not supported "
+			      "yet); count a generic event (\"cycles\", "
 			      "\"instructions\"...) with .thread (a copy per "
 			      "CPU, each on its CPU's core PMU)%s",
 			      scope_name(req),
@@ -348,7 +349,8 @@ static int per_task(const struct perfctr_topology *t,
 	return pc_err(err, len, -EOPNOTSUPP,
 		      "%s of \"%s\" on a hybrid machine: a per-task event "
 		      "binds to one of the core PMUs (CPUs %s) and would miss "
-		      "the task's time on the others' CPUs; count it with "
+		      "the task's time on the others' CPUs (a task event per "
+		      "core PMU is not supported yet); count it with "
 		      ".thread (a copy per CPU, each on its CPU's core PMU)%s",
 		      scope_name(req), req->event, cpus,
 		      req->sample || req->hz ? ", or sample .cpu" : "");
@@ -391,6 +393,124 @@ int perfctr_topology__check(const struct perfctr_topology *t,
 	if (p)
 		return one_core_type(t, p, req, err, len);
 	return 0;
+}
+
+/* ------------------------------------------------- core PMU encodings */
+
+/* The generic hardware events an arm_pmu names in its sysfs events/
+ * (drivers/perf/arm_pmuv3.c: armv8_pmuv3_perf_map, and the aliases of
+ * those PMUv3 event numbers). */
+static const char *const arm_aliases[] = {
+	[PERF_COUNT_HW_CPU_CYCLES]		= "cpu_cycles",
+	[PERF_COUNT_HW_INSTRUCTIONS]		= "inst_retired",
+	[PERF_COUNT_HW_CACHE_REFERENCES]	= "l1d_cache",
+	[PERF_COUNT_HW_CACHE_MISSES]		= "l1d_cache_refill",
+	[PERF_COUNT_HW_BRANCH_MISSES]		= "br_mis_pred",
+	[PERF_COUNT_HW_BUS_CYCLES]		= "bus_cycles",
+	[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND]	= "stall_frontend",
+	[PERF_COUNT_HW_STALLED_CYCLES_BACKEND]	= "stall_backend",
+};
+
+/* Is req's counter one the module creates on each CPU? */
+static int created_per_cpu(const struct perfctr_request *req)
+{
+	return req->scope != PERFCTR_SCOPE_PROCESS &&
+	       req->scope != PERFCTR_SCOPE_SOCKET && !req->sample &&
+	       !req->hz && !req->group[0];
+}
+
+/* The event number of p's sysfs event `name` ("event=0x0011"). */
+static int arm_event(const struct perfctr_topology *t,
+		     const struct perfctr_topo_pmu *p, const char *name,
+		     uint64_t *config)
+{
+	char path[96], buf[64], *end;
+	int fd = pc_sysfs_pmu_open(t->root, p->name), n;
+
+	if (fd < 0)
+		return -ENOENT;
+	snprintf(path, sizeof(path), "events/%s", name);
+	n = pc_sysfs_read(fd, path, buf, sizeof(buf));
+	close(fd);
+	if (n <= 0 || strncmp(buf, "event=0x", 8))
+		return -EINVAL;
+	errno = 0;
+	*config = strtoull(buf + 8, &end, 16);
+	return errno || *end || end == buf + 8 ? -EINVAL : 0;
+}
+
+/* A CPU list the module takes: at most PERFCTR_CPU_RANGES_MAX ranges. */
+static int list_fits(const char *cpus)
+{
+	const char *c;
+	int n = 1;
+
+	if (!cpus || !*cpus || strlen(cpus) >= PERFCTR_CPU_LIST_MAX)
+		return 0;
+	for (c = cpus; *c; c++)
+		n += *c == ',';
+	return n <= PERFCTR_CPU_RANGES_MAX;
+}
+
+int perfctr_topology__core_encodings(const struct perfctr_topology *t,
+				     const struct perfctr_request *req,
+				     const struct perfctr_encoding *enc,
+				     struct perfctr_core_enc *out,
+				     char *err, size_t len)
+{
+	const struct perfctr_topo_pmu *p;
+	const char *alias = NULL;
+	unsigned int i;
+	int n = 0, x86 = of_type(t, PERF_TYPE_RAW) != NULL;
+
+	if (!perfctr_topology__hybrid(t) || !created_per_cpu(req) ||
+	    !is_generic(enc) || enc->config >> 32)
+		return 0;
+	if (!x86) {
+		if (enc->type != PERF_TYPE_HARDWARE)
+			return 0;	/* each cluster's PMU takes it */
+		if (enc->config < ARRAY_SIZE(arm_aliases))
+			alias = arm_aliases[enc->config];
+		if (!alias)
+			return pc_err(err, len, -EOPNOTSUPP, "event \"%s\" "
+				      "(generic hardware event %llu) on a "
+				      "hybrid Arm machine: its core PMUs' "
+				      "event number for it is not known; "
+				      "count each PMU's own event", req->event,
+				      (unsigned long long)enc->config);
+	}
+	for (i = 0; i < t->n; i++) {
+		p = &t->pmus[i];
+		if (p->span != PERFCTR_SPAN_HYBRID)
+			continue;
+		if (n == PERFCTR_CORE_PMUS_MAX || p->type < 0 ||
+		    !list_fits(p->cpus) || strlen(p->name) >= sizeof(out->pmu))
+			return pc_err(err, len, -EOPNOTSUPP, "event \"%s\": "
+				      "this machine's core PMUs (\"%s\", "
+				      "CPUs %s...) are more than %d, or name "
+				      "their CPUs in more than %d ranges",
+				      req->event, p->name,
+				      p->cpus ? p->cpus : "?",
+				      PERFCTR_CORE_PMUS_MAX,
+				      PERFCTR_CPU_RANGES_MAX);
+		out[n].enc = *enc;
+		if (x86) {
+			out[n].enc.config |= (uint64_t)p->type << 32;
+		} else {
+			out[n].enc.type = (uint32_t)p->type;
+			if (arm_event(t, p, alias, &out[n].enc.config))
+				return pc_err(err, len, -EOPNOTSUPP,
+					      "event \"%s\" on core PMU \"%s\" "
+					      "(CPUs %s): it has no sysfs "
+					      "event \"%s\" to count it with",
+					      req->event, p->name, p->cpus,
+					      alias);
+		}
+		snprintf(out[n].pmu, sizeof(out[n].pmu), "%s", p->name);
+		snprintf(out[n].cpus, sizeof(out[n].cpus), "%s", p->cpus);
+		n++;
+	}
+	return n;
 }
 
 int perfctr_topology__socket_cpus(const struct perfctr_topology *t,

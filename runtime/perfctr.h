@@ -86,6 +86,20 @@ struct perfctr_group_desc {
 #define PERFCTR_SOCKETS	8
 #endif
 
+/* The most core PMUs a counter has an encoding for (a "cIDX,..."
+ * record each), and CPU ranges in one record's CPU list. */
+#define PERFCTR_CORE_PMUS	4
+#define PERFCTR_CPU_RANGES	8
+
+/* A counter's encoding on the CPUs of one core PMU: CPUs lo[k]..hi[k]
+ * for k < nrange, ascending and apart. */
+struct perfctr_cpu_enc {
+	unsigned int type;
+	unsigned long long config, config1, config2;
+	unsigned int nrange;
+	unsigned int lo[PERFCTR_CPU_RANGES], hi[PERFCTR_CPU_RANGES];
+};
+
 /* What the helper assigned to a request (docs/design.md). */
 struct perfctr_slot {
 	int assigned;
@@ -102,6 +116,11 @@ struct perfctr_slot {
 	unsigned long long scale_mult;
 	unsigned int scale_shift;
 	char unit[PERFCTR_UNIT_MAX];
+	/* on a hybrid machine, each core PMU's encoding on its CPUs ("cIDX,
+	 * TYPE,...,CPUS" records), which together name every CPU once; 0:
+	 * the encoding above on every CPU */
+	unsigned int nenc;
+	struct perfctr_cpu_enc enc[PERFCTR_CORE_PMUS];
 };
 
 /* Where perfctr-run left a group's events open (docs/design.md, "The
@@ -131,6 +150,11 @@ int perfctr_assign_parse(char *s, const struct perfctr_table *t,
 			 struct perfctr_slot *slots,
 			 struct perfctr_group_slot *gslots,
 			 char *err, size_t errlen);
+
+/* The encoding of slot s's counter on cpu: its cpu record's, or NULL
+ * when it has none (the slot's own).  Any context; pure C. */
+const struct perfctr_cpu_enc *perfctr_slot_cpu_enc(const struct perfctr_slot *s,
+						   unsigned int cpu);
 
 /* Is the event perfctr-run left open at a group's fd the one the
  * assignment says (slot s; member 0 leads), counting per CPU as the

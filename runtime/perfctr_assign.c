@@ -10,7 +10,9 @@
  * and, for each group, gLEADER,FD0,NCPU: where perfctr-run left its
  * events open; for each .socket counter, sIDX,CPU,...: the CPUs of its
  * PMU's cpumask; for a counter whose event has a sysfs unit or scale,
- * uIDX,MULT,SHIFT,UNIT.  The events themselves are checked at start
+ * uIDX,MULT,SHIFT,UNIT; on a hybrid machine, for a counter created per
+ * CPU, cIDX,TYPE,CONFIG,CONFIG1,CONFIG2,CPUS: its encoding on each core
+ * PMU's CPUs.  The events themselves are checked at start
  * (perfctr_group_event_check(), on what the fds hold).
  */
 #ifdef __KERNEL__
@@ -81,13 +83,14 @@ static int perfctr_record(char *rec, const struct perfctr_request_desc *reqs,
 			  char *err, size_t errlen)
 {
 	char *f[PERFCTR_RECORD_FIELDS];
-	struct perfctr_slot s = { .assigned = 1 };
-	unsigned int idx;
+	struct perfctr_slot *d;
+	unsigned long long config, config1, config2;
+	unsigned int idx, type, flags;
 
 	if (perfctr_split(rec, f, PERFCTR_RECORD_FIELDS) != PERFCTR_RECORD_FIELDS ||
-	    kstrtouint(f[0], 10, &idx) || kstrtouint(f[1], 10, &s.type) ||
-	    kstrtoull(f[2], 16, &s.config) || kstrtoull(f[3], 16, &s.config1) ||
-	    kstrtoull(f[4], 16, &s.config2) || kstrtouint(f[5], 16, &s.flags)) {
+	    kstrtouint(f[0], 10, &idx) || kstrtouint(f[1], 10, &type) ||
+	    kstrtoull(f[2], 16, &config) || kstrtoull(f[3], 16, &config1) ||
+	    kstrtoull(f[4], 16, &config2) || kstrtouint(f[5], 16, &flags)) {
 		snprintf(err, errlen, "malformed record");
 		return -EINVAL;
 	}
@@ -100,24 +103,25 @@ static int perfctr_record(char *rec, const struct perfctr_request_desc *reqs,
 			 reqs[idx].id);
 		return -EINVAL;
 	}
-	if (!perfctr_type_allowed(s.type)) {
+	if (!perfctr_type_allowed(type)) {
 		snprintf(err, errlen, "counter \"%s\": event type %u is not "
-			 "a counter type", reqs[idx].id, s.type);
+			 "a counter type", reqs[idx].id, type);
 		return -EINVAL;
 	}
-	if (!perfctr_flags_agree(s.flags, &reqs[idx])) {
+	if (!perfctr_flags_agree(flags, &reqs[idx])) {
 		snprintf(err, errlen, "counter \"%s\": flags %#x contradict "
 			 "the script (privilege levels, :G/:H, .multiplex)",
-			 reqs[idx].id, s.flags);
+			 reqs[idx].id, flags);
 		return -EINVAL;
 	}
-	/* its socket and unit records' */
-	s.nsock = slots[idx].nsock;
-	memcpy(s.sock_cpu, slots[idx].sock_cpu, sizeof(s.sock_cpu));
-	s.scale_mult = slots[idx].scale_mult;
-	s.scale_shift = slots[idx].scale_shift;
-	memcpy(s.unit, slots[idx].unit, sizeof(s.unit));
-	slots[idx] = s;
+	/* its socket, unit and CPU records' stay */
+	d = &slots[idx];
+	d->assigned = 1;
+	d->type = type;
+	d->config = config;
+	d->config1 = config1;
+	d->config2 = config2;
+	d->flags = flags;
 	return 0;
 }
 
@@ -212,6 +216,147 @@ static int perfctr_socket_record(char *rec, const struct perfctr_table *t,
 	return 0;
 }
 
+/* Is request r's counter one the module creates on each CPU (.cpu,
+ * .thread, .cgroup, not sampling, not in a group)? */
+static int perfctr_created_per_cpu(const struct perfctr_request_desc *r)
+{
+	return r->scope != PERFCTR_SCOPE_PROCESS &&
+	       r->scope != PERFCTR_SCOPE_SOCKET && !r->sample && !r->hz &&
+	       !r->group;
+}
+
+/* A core PMU's types: generic hardware and cache events (perf puts the
+ * PMU's type in config[63:32]), raw, or a dynamic PMU's. */
+static int perfctr_core_type(unsigned int type)
+{
+	return type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE ||
+	       type == PERF_TYPE_RAW || type >= PERF_TYPE_MAX;
+}
+
+/* "N" or "N-M" into e's next range, after the one before it. */
+static int perfctr_cpu_range(char *f, struct perfctr_cpu_enc *e,
+			     unsigned int max_cpus)
+{
+	char *lo = strsep(&f, "-");
+	unsigned int a, b, k = e->nrange;
+
+	if (k == PERFCTR_CPU_RANGES || kstrtouint(lo, 10, &a))
+		return -EINVAL;
+	b = a;
+	if (f && kstrtouint(f, 10, &b))
+		return -EINVAL;
+	if (b < a || b >= max_cpus || (k && a <= e->hi[k - 1] + 1))
+		return -ERANGE;
+	e->lo[k] = a;
+	e->hi[k] = b;
+	e->nrange = k + 1;
+	return 0;
+}
+
+/* "cIDX,TYPE,CONFIG,CONFIG1,CONFIG2,CPUS": counter IDX's encoding on the
+ * CPUs of one core PMU, CPUS a list of "N" and "N-M", ascending and
+ * apart (a CPU list as sysfs writes it). */
+static int perfctr_cpu_record(char *rec, const struct perfctr_table *t,
+			      struct perfctr_slot *slots, char *err,
+			      size_t errlen)
+{
+	char *f[5 + PERFCTR_CPU_RANGES];
+	struct perfctr_cpu_enc e = { .nrange = 0 };
+	const struct perfctr_request_desc *r;
+	int n = perfctr_split(rec + 1, f, 5 + PERFCTR_CPU_RANGES), k, rc;
+	unsigned int idx;
+
+	if (n < 0) {
+		snprintf(err, errlen, "CPU record with more than %d CPU ranges",
+			 PERFCTR_CPU_RANGES);
+		return -EINVAL;
+	}
+	if (n < 6 || kstrtouint(f[0], 10, &idx) ||
+	    kstrtouint(f[1], 10, &e.type) || kstrtoull(f[2], 16, &e.config) ||
+	    kstrtoull(f[3], 16, &e.config1) || kstrtoull(f[4], 16, &e.config2)) {
+		snprintf(err, errlen, "malformed CPU record");
+		return -EINVAL;
+	}
+	r = idx < t->n ? &t->reqs[idx] : NULL;
+	if (!r || !r->id || !perfctr_created_per_cpu(r)) {
+		snprintf(err, errlen, "CPU record for counter %u, which is "
+			 "not one counter per CPU (.cpu, .thread, .cgroup)",
+			 idx);
+		return -EINVAL;
+	}
+	if (!perfctr_core_type(e.type)) {
+		snprintf(err, errlen, "counter \"%s\": CPU record of type %u, "
+			 "which is no core PMU's", r->id, e.type);
+		return -EINVAL;
+	}
+	if (slots[idx].nenc == PERFCTR_CORE_PMUS) {
+		snprintf(err, errlen, "counter \"%s\": more than %d CPU "
+			 "records", r->id, PERFCTR_CORE_PMUS);
+		return -EINVAL;
+	}
+	for (k = 5; k < n; k++) {
+		rc = perfctr_cpu_range(f[k], &e, t->max_cpus);
+		if (rc == -ERANGE) {
+			snprintf(err, errlen, "counter \"%s\": CPU record "
+				 "names CPUs out of order, or CPUs this kernel "
+				 "lacks (it has %u)", r->id, t->max_cpus);
+			return -EINVAL;
+		}
+		if (rc) {
+			snprintf(err, errlen, "malformed CPU record");
+			return -EINVAL;
+		}
+	}
+	slots[idx].enc[slots[idx].nenc++] = e;
+	return 0;
+}
+
+/* Which of s's CPU records name cpu: the first, and how many. */
+static const struct perfctr_cpu_enc *
+perfctr_cpu_enc_count(const struct perfctr_slot *s, unsigned int cpu,
+		      unsigned int *count)
+{
+	const struct perfctr_cpu_enc *found = NULL;
+	unsigned int i, k;
+
+	*count = 0;
+	for (i = 0; i < s->nenc; i++)
+		for (k = 0; k < s->enc[i].nrange; k++)
+			if (cpu >= s->enc[i].lo[k] && cpu <= s->enc[i].hi[k]) {
+				found = found ? found : &s->enc[i];
+				(*count)++;
+			}
+	return found;
+}
+
+const struct perfctr_cpu_enc *perfctr_slot_cpu_enc(const struct perfctr_slot *s,
+						   unsigned int cpu)
+{
+	unsigned int count;
+
+	return perfctr_cpu_enc_count(s, cpu, &count);
+}
+
+/* A counter's CPU records name every CPU of the kernel's once. */
+static int perfctr_cpu_records_check(const struct perfctr_slot *s,
+				     const char *id, unsigned int max_cpus,
+				     char *err, size_t errlen)
+{
+	unsigned int cpu, count;
+
+	for (cpu = 0; s->nenc && cpu < max_cpus; cpu++) {
+		perfctr_cpu_enc_count(s, cpu, &count);
+		if (count == 1)
+			continue;
+		snprintf(err, errlen, "counter \"%s\": %s CPU %u (CPU "
+			 "records must name each of the kernel's %u CPUs "
+			 "once)", id, count ? "several CPU records name" :
+			 "no CPU record names", cpu, max_cpus);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* "gLEADER,FD0,NCPU": the group request LEADER leads. */
 static int perfctr_group_record(char *rec, const struct perfctr_table *t,
 				struct perfctr_group_slot *gslots,
@@ -276,6 +421,8 @@ int perfctr_assign_parse(char *s, const struct perfctr_table *t,
 			rc = perfctr_socket_record(rec, t, slots, err, errlen);
 		else if (rec[0] == 'u')
 			rc = perfctr_unit_record(rec, t, slots, err, errlen);
+		else if (rec[0] == 'c')
+			rc = perfctr_cpu_record(rec, t, slots, err, errlen);
 		else
 			rc = perfctr_record(rec, t->reqs, t->n, slots, err,
 					    errlen);
@@ -294,6 +441,10 @@ int perfctr_assign_parse(char *s, const struct perfctr_table *t,
 				 "perfctr-run names their CPUs", t->reqs[i].id);
 			return -EINVAL;
 		}
+		if (t->reqs[i].id &&
+		    perfctr_cpu_records_check(&slots[i], t->reqs[i].id,
+					      t->max_cpus, err, errlen))
+			return -EINVAL;
 	}
 	for (i = 0; i < t->ngroups; i++)
 		if (t->groups[i].n && !gslots[i].assigned) {

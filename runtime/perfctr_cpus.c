@@ -66,6 +66,23 @@ static int perfctr_per_task(unsigned int idx)
 	return perfctr_requests[idx].scope == PERFCTR_SCOPE_PROCESS;
 }
 
+/* The attr of s's counter on cpu: on a hybrid machine, the encoding of
+ * the core PMU that cpu belongs to ("cIDX" records), or else the one. */
+static void perfctr_attr_on(const struct perfctr_slot *s, int cpu,
+			    struct perf_event_attr *attr)
+{
+	const struct perfctr_cpu_enc *e = perfctr_slot_cpu_enc(s, cpu);
+
+	if (e)
+		perfctr_attr_counter(attr, e->type, e->config, e->config1,
+				     e->config2, s->flags);
+	else
+		perfctr_attr_counter(attr, s->type, s->config, s->config1,
+				     s->config2, s->flags);
+}
+
+/* The attr of s's counter per task or sampling: the one encoding (the
+ * module takes CPU records only for counters created per CPU). */
 static void perfctr_attr(const struct perfctr_slot *s,
 			 struct perf_event_attr *attr)
 {
@@ -89,13 +106,15 @@ static struct perf_event *perfctr_event_new(unsigned int idx, int cpu,
 	struct perf_event_attr attr;
 	struct perf_event *ev;
 
-	perfctr_attr(&perfctr_slots[idx], &attr);
+	perfctr_attr_on(&perfctr_slots[idx], cpu, &attr);
 	ev = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
 	if (IS_ERR(ev)) {
 		if (report)
 			_stp_error("perfctr: %s: counter \"%s\" (%s): cannot "
-				   "create it on CPU %d: error %ld\n", r->src,
-				   r->id, r->event, cpu, PTR_ERR(ev));
+				   "create it on CPU %d (type %u config %#llx): "
+				   "error %ld\n", r->src, r->id, r->event, cpu,
+				   attr.type, (unsigned long long)attr.config,
+				   PTR_ERR(ev));
 		return ev;
 	}
 	atomic_inc(&perfctr_created);
@@ -190,7 +209,7 @@ static int perfctr_callback_safe(unsigned int idx)
 {
 	const struct perfctr_slot *s = &perfctr_slots[idx];
 
-	if (s->type != PERF_TYPE_SOFTWARE)
+	if (s->type != PERF_TYPE_SOFTWARE || s->nenc)	/* core PMUs' */
 		return 1;
 	return s->config == PERF_COUNT_SW_CPU_CLOCK ||
 	       s->config == PERF_COUNT_SW_TASK_CLOCK;

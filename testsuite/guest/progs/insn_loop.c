@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * insn_loop N - retire an exactly known number of user instructions
+ * insn_loop N [CPU] - retire an exactly known number of user instructions
  * between the two markers.
  *
- * Pins itself to CPU 0, then (aarch64) one asm block makes marker 0, runs a
- * loop of two instructions (subs, b.ne) N times and makes marker 1, so
- * nothing the compiler chooses lies between the markers.  Counted at EL0
+ * Pins itself to CPU (default 0), then (aarch64) one asm block makes
+ * marker 0, runs a loop of two instructions (subs, b.ne) N times and makes
+ * marker 1, so nothing the compiler chooses lies between the markers.  Counted at EL0
  * from the first marker's svc (exclusive) to the second's (inclusive), the
  * task retires exactly
  *
@@ -34,10 +34,11 @@
 int main(int argc, char **argv)
 {
 	long n = guest_count_arg("insn_loop", "N", argv[1], 1);
+	long cpu = argc > 2 ? guest_count_arg("insn_loop", "N [CPU]", argv[2],
+					      0) : 0;
 	long e;
 
-	(void)argc;
-	guest_pin_cpu(0);
+	guest_pin_cpu((int)cpu);
 	e = guest_marked_loop(n);
 	printf("insn_loop: %ld iterations, %ld instructions\n", n, e);
 	return 0;

@@ -362,7 +362,10 @@ static void topology(void)
 		       "core PMU takes\n"
 		       "perfctr-run: x.stp:5:22: counter \"t\": .process of "
 		       "\"cycles\" on a hybrid machine: a per-task event binds "
-		       "to one of the core PMUs");
+		       "to one of the core PMUs (CPUs 16-23 (\"cpu_atom\") and "
+		       "0-15 (\"cpu_core\")) and would miss the task's time on "
+		       "the others' CPUs (a task event per core PMU is not "
+		       "supported yet)");
 }
 
 /* Debian's perf_event_paranoid keeps users from CPU-wide counters (and

@@ -153,6 +153,68 @@ static void socket_cpus(const struct machine *m, const char *event, int n,
 	free(cpus);
 }
 
+/* The core PMU encodings of event counted in scope (group: in a group;
+ * sample: a sampling probe): n of them, each "PMU:CPUS:TYPE:CONFIG"
+ * (hex) in want[], or a refusal that says why. */
+static void core_encs(const struct machine *m, const char *event,
+		      unsigned int scope, int group, unsigned int sample,
+		      int n, const char *const *want, const char *why)
+{
+	struct perfctr_request req = { .scope = scope, .sample = sample };
+	struct perfctr_core_enc out[PERFCTR_CORE_PMUS_MAX];
+	struct perfctr_encoding enc;
+	char err[1024] = "", got[256];
+	int ret, i;
+
+	snprintf(req.event, sizeof(req.event), "%s", event);
+	if (group)
+		snprintf(req.group, sizeof(req.group), "g");
+	if (perfctr_resolver__resolve_request(m->r, &req, &enc, err,
+					      sizeof(err))) {
+		ok(0, "%s resolves: %s", event, err);
+		return;
+	}
+	ret = perfctr_topology__core_encodings(m->t, &req, &enc, out, err,
+					       sizeof(err));
+	if (why) {
+		is_int(ret, -EOPNOTSUPP, "%s, scope %u: no core encodings",
+		       event, scope);
+		like(err, why, "%s: says why", event);
+		return;
+	}
+	is_int(ret, n, "%s, scope %u%s%s: %d core PMU encodings", event, scope,
+	       group ? " grouped" : "", sample ? " sampling" : "", n);
+	for (i = 0; i < n && i < ret; i++) {
+		snprintf(got, sizeof(got), "%s:%s:%u:%llx", out[i].pmu,
+			 out[i].cpus, out[i].enc.type,
+			 (unsigned long long)out[i].enc.config);
+		is_str(got, want[i], "%s: encoding %d", event, i);
+	}
+}
+
+/* The module's CPU records for a .cpu counter 5 of cycles. */
+static void assign_cpu_records(const struct machine *m)
+{
+	struct perfctr_request req = { .scope = CPU, .event = "cycles" };
+	struct perfctr_core_enc out[PERFCTR_CORE_PMUS_MAX];
+	struct perfctr_encoding enc = { .type = PERF_TYPE_HARDWARE,
+					.flags = 0x16 };
+	char buf[256] = "H", err[256];
+	int n = perfctr_topology__core_encodings(m->t, &req, &enc, out, err,
+						 sizeof(err)), i, rc = 0;
+
+	for (i = 0; i < n; i++)
+		rc |= perfctr_assign__append_cpu(buf, sizeof(buf), 5, &out[i]);
+	is_int(rc, 0, "CPU records appended");
+	is_str(buf, "H;c5,0,a00000000,0,0,16-23;c5,0,400000000,0,0,0-15",
+	       "cycles: a record for cpu_atom's CPUs and one for cpu_core's");
+	buf[0] = 'H';
+	buf[1] = '\0';
+	is_int(perfctr_assign__append_cpu(buf, 20, 5, &out[0]), -ENOSPC,
+	       "a record that does not fit: -ENOSPC");
+	is_str(buf, "H", "  and nothing appended");
+}
+
 static void alder_lake(void)
 {
 	struct machine m;
@@ -197,12 +259,33 @@ static void alder_lake(void)
 		   PERF_TYPE_HARDWARE, 10ull << 32, CPU,
 		   "core PMU \"cpu_atom\"");
 
+	/* Generic events per CPU: perf's, each core PMU's type in config
+	 * bits 32-63; cache events too.  Not per task, not sampling, not
+	 * in a group (perfctr-run opens those), nor one PMU's event. */
+	core_encs(&m, "cycles", CPU, 0, 0, 2, (const char *const[]){
+		  "cpu_atom:16-23:0:a00000000", "cpu_core:0-15:0:400000000" },
+		  NULL);
+	core_encs(&m, "instructions", THREAD, 0, 0, 2, (const char *const[]){
+		  "cpu_atom:16-23:0:a00000001", "cpu_core:0-15:0:400000001" },
+		  NULL);
+	core_encs(&m, "L1-dcache-load-misses", CGROUP, 0, 0, 2,
+		  (const char *const[]){ "cpu_atom:16-23:3:a00010000",
+		  "cpu_core:0-15:3:400010000" }, NULL);
+	assign_cpu_records(&m);
+	core_encs(&m, "cycles", PROCESS, 0, 0, 0, NULL, NULL);
+	core_encs(&m, "cycles", CPU, 0, 100000, 0, NULL, NULL);
+	core_encs(&m, "cycles", CPU, 1, 0, 0, NULL, NULL);
+	core_encs(&m, "cpu_core/event=0xc0/", CPU, 0, 0, 0, NULL, NULL);
+	core_encs(&m, "task-clock", CPU, 0, 0, 0, NULL, NULL);
+	core_encs(&m, "msr/tsc/", CPU, 0, 0, 0, NULL, NULL);
+
 	/* Per task: one core PMU, the task's time on the other missed. */
 	expect(&m, "cycles", PROCESS, 0, 0,
 	       ".process of \"cycles\" on a hybrid machine: a per-task event "
 	       "binds to one of the core PMUs (CPUs 16-23 (\"cpu_atom\") and "
 	       "0-15 (\"cpu_core\")) and would miss the task's time on the "
-	       "others' CPUs; count it with .thread");
+	       "others' CPUs (a task event per core PMU is not supported "
+	       "yet); count it with .thread");
 	expect(&m, "cycles", PROCESS, 0, 100000,
 	       "a sampling probe per task of \"cycles\"");
 	expect(&m, "cpu_core/event=0xc0/", PROCESS, 0, 0,
@@ -299,6 +382,28 @@ static void big_little(void)
 	expect(&m, "instructions", PROCESS, 0, 0,
 	       "CPUs 0-3 (\"armv8_cortex_a55\") and 4-7 "
 	       "(\"armv8_cortex_a76\")");
+
+	/* Generic hardware events per CPU: each cluster's PMU type and the
+	 * event number of its sysfs alias; cache events are the kernel's
+	 * to map, and an event no alias names is refused. */
+	core_encs(&m, "cycles", CPU, 0, 0, 2, (const char *const[]){
+		  "armv8_cortex_a55:0-3:8:11", "armv8_cortex_a76:4-7:9:11" },
+		  NULL);
+	core_encs(&m, "instructions", THREAD, 0, 0, 2, (const char *const[]){
+		  "armv8_cortex_a55:0-3:8:8", "armv8_cortex_a76:4-7:9:8" },
+		  NULL);
+	core_encs(&m, "branch-misses", CPU, 0, 0, 2, (const char *const[]){
+		  "armv8_cortex_a55:0-3:8:10", "armv8_cortex_a76:4-7:9:10" },
+		  NULL);
+	core_encs(&m, "L1-dcache-load-misses", CPU, 0, 0, 0, NULL, NULL);
+	core_encs(&m, "r0011", CPU, 0, 0, 0, NULL, NULL);
+	core_encs(&m, "cache-misses", CPU, 0, 0, 0, NULL,
+		  "event \"cache-misses\" on core PMU \"armv8_cortex_a55\" "
+		  "(CPUs 0-3): it has no sysfs event \"l1d_cache_refill\"");
+	core_encs(&m, "ref-cycles", CPU, 0, 0, 0, NULL,
+		  "event \"ref-cycles\" (generic hardware event 9) on a hybrid "
+		  "Arm machine: its core PMUs' event number for it is not "
+		  "known");
 	machine_close(&m);
 }
 

@@ -320,6 +320,107 @@ static void group_events(void)
 	   strstr(err, "exclusive"), "an exclusive one: %s", err);
 }
 
+/* Hybrid: a .cpu counter (0) with CPU records, a .process one (1), a
+ * sampling one (2), on 24 CPUs (an Alder Lake: cpu_core 0-15, type 4;
+ * cpu_atom 16-23, type 10). */
+static const struct perfctr_request_desc h_reqs[3] = {
+	{ .id = "cyc", .event = "cycles", .plm = PERFCTR_PLM_ALL },
+	{ .id = "pc", .event = "cycles", .plm = PERFCTR_PLM_ALL,
+	  .scope = PERFCTR_SCOPE_PROCESS },
+	{ .id = "smp", .event = "cycles", .plm = PERFCTR_PLM_ALL,
+	  .sample = 1000 },
+};
+static const struct perfctr_table h_table = { .hash = HASH,
+	.reqs = h_reqs, .n = 3, .max_cpus = 24 };
+
+#define H_OK ";0,0,0,0,0,0;1,0,0,0,0,0;2,0,0,0,0,0"
+#define H_CORE ";c0,0,400000000,0,0,0-15"
+#define H_ATOM ";c0,0,a00000000,0,0,16-23"
+
+static const struct bad_case cpu_bad[] = {
+	{ HASH H_OK H_CORE, "counter \"cyc\": no CPU record names CPU 16" },
+	{ HASH H_OK H_ATOM, "counter \"cyc\": no CPU record names CPU 0 " },
+	{ HASH H_OK H_CORE ";c0,0,a00000000,0,0,15-23",
+	  "counter \"cyc\": several CPU records name CPU 15 " },
+	{ HASH H_OK H_CORE ";c0,0,a00000000,0,0,16-24",
+	  "CPUs this kernel lacks (it has 24)" },
+	{ HASH H_OK H_CORE ";c0,0,a00000000,0,0,17-23,16",
+	  "CPUs out of order" },
+	{ HASH H_OK H_CORE ";c0,0,a00000000,0,0,16-17,18-23",
+	  "CPUs out of order" },	/* ranges that touch: one range */
+	{ HASH H_OK H_CORE ";c0,0,a00000000,0,0,23-16", "out of order" },
+	{ HASH H_OK H_CORE ";c0,1,0,0,0,16-23", "CPU record of type 1, "
+	  "which is no core PMU's" },
+	{ HASH H_OK H_CORE ";c0,2,0,0,0,16-23", "type 2, which is no core" },
+	{ HASH H_OK H_CORE ";c0,5,0,0,0,16-23", "type 5, which is no core" },
+	{ HASH H_OK H_CORE H_ATOM ";c1,4,c0,0,0,0-23", "CPU record for "
+	  "counter 1, which is not one counter per CPU" },
+	{ HASH H_OK ";c2,4,c0,0,0,0-23", "counter 2, which is not one" },
+	{ HASH H_OK ";c7,4,c0,0,0,0-23", "counter 7, which is not one" },
+	{ HASH H_OK ";c0,0,0,0,0", "malformed CPU record" },
+	{ HASH H_OK ";c0,0,0,0,0,", "malformed CPU record" },
+	{ HASH H_OK ";c0,0,0,0,0,x", "malformed CPU record" },
+	{ HASH H_OK ";c0,0,0,0,0,1-", "malformed CPU record" },
+	{ HASH H_OK ";c0,0,0,0,0,-1", "malformed CPU record" },
+	{ HASH H_OK ";c0,0,0x,0,0,0-23", "malformed CPU record" },
+	{ HASH H_OK ";c0,0,0,0,0,0,1,2,3,4,5,6,7,8-23", "more than 8 CPU "
+	  "ranges" },
+	{ HASH H_OK ";c0,0,0,0,0,0;c0,0,0,0,0,1;c0,0,0,0,0,2;c0,0,0,0,0,3;"
+	  "c0,0,0,0,0,4-23", "counter \"cyc\": more than 4 CPU records" },
+};
+
+static void cpu_records(void)
+{
+	const struct perfctr_cpu_enc *e;
+	struct perfctr_slot s[3];
+	char buf[512], err[200];
+	size_t i;
+	int rc;
+
+	snprintf(buf, sizeof(buf), HASH H_ATOM H_OK H_CORE);
+	rc = perfctr_assign_parse(buf, &h_table, s, NULL, err, sizeof(err));
+	is_int(rc, 0, "a counter with cpu_core's and cpu_atom's encodings, "
+	       "before and after its record (%s)", err);
+	ok(s[0].assigned && s[0].nenc == 2 && !s[1].nenc && !s[2].nenc,
+	   "counter 0 has two CPU records, the others none");
+	e = perfctr_slot_cpu_enc(&s[0], 0);
+	ok(e && e->type == 0 && e->config == 0x400000000ULL,
+	   "CPU 0: cycles of PMU type 4");
+	e = perfctr_slot_cpu_enc(&s[0], 15);
+	ok(e && e->config == 0x400000000ULL, "CPU 15: cycles of PMU type 4");
+	e = perfctr_slot_cpu_enc(&s[0], 16);
+	ok(e && e->config == 0xa00000000ULL, "CPU 16: cycles of PMU type 10");
+	e = perfctr_slot_cpu_enc(&s[0], 23);
+	ok(e && e->config == 0xa00000000ULL, "CPU 23: cycles of PMU type 10");
+	ok(!perfctr_slot_cpu_enc(&s[0], 24) && !perfctr_slot_cpu_enc(&s[1], 0),
+	   "no encoding past the CPUs, nor for a counter without records");
+
+	snprintf(buf, sizeof(buf), HASH H_OK
+		 ";c0,8,11,0,0,0-3,8,10-11;c0,9,11,0,0,4-7,9,12-23");
+	rc = perfctr_assign_parse(buf, &h_table, s, NULL, err, sizeof(err));
+	is_int(rc, 0, "interleaved CPU lists of two armv8 PMUs (%s)", err);
+	e = perfctr_slot_cpu_enc(&s[0], 9);
+	ok(e && e->type == 9 && e->config == 0x11 && e->nrange == 3,
+	   "CPU 9: the second PMU's type 9, event 0x11");
+	e = perfctr_slot_cpu_enc(&s[0], 10);
+	ok(e && e->type == 8, "CPU 10: the first PMU's type 8");
+
+	snprintf(buf, sizeof(buf), HASH H_OK ";c0,0,1,0,0,0;c0,0,0,0,0,1-23");
+	rc = perfctr_assign_parse(buf, &h_table, s, NULL, err, sizeof(err));
+	ok(rc == 0 && perfctr_slot_cpu_enc(&s[0], 0)->config == 1 &&
+	   perfctr_slot_cpu_enc(&s[0], 1)->config == 0,
+	   "CPU 0 instructions, the rest cycles (%s)", err);
+
+	for (i = 0; i < sizeof(cpu_bad) / sizeof(cpu_bad[0]); i++) {
+		snprintf(buf, sizeof(buf), "%s", cpu_bad[i].value);
+		err[0] = '\0';
+		rc = perfctr_assign_parse(buf, &h_table, s, NULL, err,
+					  sizeof(err));
+		ok(rc == -EINVAL, "rejected: \"%s\"", cpu_bad[i].value);
+		like(err, cpu_bad[i].why, "  and says why");
+	}
+}
+
 int main(void)
 {
 	struct perfctr_slot s[4];
@@ -330,6 +431,7 @@ int main(void)
 	guest_host();
 	groups();
 	sockets();
+	cpu_records();
 	group_events();
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int rc = parse(bad[i].value, s, err);
