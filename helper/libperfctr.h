@@ -585,8 +585,12 @@ void perfctr_dump__free(struct perfctr_dump *d);
 /* For people (a summary of what opens here, then each PMU's events with
  * the modifiers once per PMU; sorted), JSON (everything, per event), and
  * names (perfctr_dump__names' names, one a line; then, after a tab, why
- * a name cannot be counted here, for those that cannot).  Return 0,
- * -ENOMEM, or -EIO when f fails. */
+ * a name cannot be counted here, for those that cannot, or
+ * PERFCTR_NAMES_SOCKET for one of a PMU with a cpumask, which only
+ * .socket counts; a why never starts with '.').  Return 0, -ENOMEM, or
+ * -EIO when f fails. */
+#define PERFCTR_NAMES_SOCKET ".socket"
+
 int perfctr_dump__write_text(const struct perfctr_dump *d, FILE *f);
 int perfctr_dump__write_json(const struct perfctr_dump *d, FILE *f);
 int perfctr_dump__write_names(const struct perfctr_dump *d, FILE *f);
