@@ -195,11 +195,13 @@ struct perfctr_unit {
 };
 
 /* The unit and scale of event, a counter's name, when it is "PMU/NAME/"
- * with NAME in the PMU's events/ (else none).  Returns 0, or -EINVAL
- * (a unit the assignment cannot carry), -ERANGE (a scale above 2^53
- * or below 2^-96) with u as far as read. */
+ * with NAME in the PMU's events/ (else none), from sysfs_root (NULL:
+ * "/sys").  Returns 0, or -EINVAL (a file that cannot be read, a unit
+ * the assignment cannot carry, a scale that is empty or not a number
+ * above 0), -ERANGE (a scale the module cannot take as mult / 2^shift),
+ * with u as far as read and err naming the file and its value. */
 int perfctr_unit__read(const char *sysfs_root, const char *event,
-		       struct perfctr_unit *u);
+		       struct perfctr_unit *u, char *err, size_t errlen);
 
 /* "6.103515625e-5" as mult / 2^shift, mult odd (exact for a binary
  * fraction; 53 bits of any other).  Returns 0, -EINVAL, -ERANGE. */
