@@ -44,7 +44,10 @@ fn_man_pages = docs/man/fn/cpu_cycles.3stap docs/man/fn/instructions.3stap \
 	docs/man/fn/perfctr_mem_op.3stap \
 	docs/man/fn/perfctr_branch_type.3stap \
 	docs/man/fn/perfctr_branch_mispred.3stap \
-	docs/man/fn/perfctr_branch_cycles.3stap
+	docs/man/fn/perfctr_branch_cycles.3stap \
+	docs/man/fn/perfctr_age.3stap docs/man/fn/perfctr_unit.3stap \
+	docs/man/fn/perfctr_scaled.3stap \
+	docs/man/fn/perfctr_read_socket.3stap
 EXTRA_DIST += $(fn_man_pages)
 
 install-data-local: install-fn-man

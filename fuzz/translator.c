@@ -178,8 +178,10 @@ static void pattern(const uint8_t *data, size_t size)
 		return;
 	}
 	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
-		probematch__event(&p, events[i], 0, count_point, &n);
-		probematch__event(&p, events[i], 1, count_point, &n);
+		probematch__event(&p, events[i], 0, 0, count_point, &n);
+		probematch__event(&p, events[i], 1, 0, count_point, &n);
+		probematch__event(&p, events[i], 0, 1, count_point, &n);
+		probematch__event(&p, events[i], 1, 1, count_point, &n);
 	}
 	probematch__unknown_component(&p);
 	probematch__event_literal(&p);

@@ -2,7 +2,8 @@
 /*
  * dump_names.c - from a dump, the event names a script can write, as it
  * would write them: those that can be counted here (what stap -l
- * 'perfctr.**' lists) and those that cannot, each with why.
+ * 'perfctr.**' lists), said when only .socket counts them, and those
+ * that cannot, each with why.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@ static const int absent_errors[] = { ENOENT, EOPNOTSUPP, EINVAL, ENODEV };
 struct name {
 	char *name;
 	char *why;		/* NULL: can be counted here */
+	int socket;		/* its PMU has a cpumask: only .socket */
 };
 
 struct names {
@@ -26,7 +28,7 @@ struct names {
 };
 
 /* Takes name and why (either may be NULL: out of memory). */
-static void add(struct names *s, char *name, const char *why)
+static void add(struct names *s, char *name, const char *why, int socket)
 {
 	char *w = why ? strdup(why) : NULL;
 	struct name *slot;
@@ -39,6 +41,7 @@ static void add(struct names *s, char *name, const char *why)
 	}
 	slot->name = name;
 	slot->why = w;
+	slot->socket = socket;
 }
 
 int pc_dump_generic_opens(const struct perfctr_dump_generic *g)
@@ -68,7 +71,7 @@ void pc_dump_pmu_why(const struct perfctr_dump_pmu *p, char *buf, size_t len)
 
 /* A libpfm4 event alone needs a default umask when it has umasks. */
 static void add_pfm(struct names *s, const struct perfctr_dump_event *e,
-		    const char *why)
+		    const char *why, int socket)
 {
 	const struct perfctr_dump_attr *a;
 	int umasks = 0, dfl = 0;
@@ -83,26 +86,30 @@ static void add_pfm(struct names *s, const struct perfctr_dump_event *e,
 		dfl |= a->is_default;
 		if (asprintf(&name, "%s:%s", e->name, a->name) < 0)
 			name = NULL;
-		add(s, name, why);
+		add(s, name, why, socket);
 	}
 	if (!umasks || dfl)
-		add(s, strdup(e->name), why);
+		add(s, strdup(e->name), why, socket);
 }
 
 static void add_pmu(struct names *s, const struct perfctr_dump_pmu *p)
 {
 	const struct perfctr_dump_event *e;
+	const char *w = NULL;
 	char why[512];
 	unsigned int i;
+	int socket = p->span == PERFCTR_SPAN_SOCKET;
 
-	if (!pc_dump_pmu_opens(p))
+	if (!pc_dump_pmu_opens(p)) {
 		pc_dump_pmu_why(p, why, sizeof(why));
+		w = why;
+	}
 	for (i = 0; i < p->n_events; i++) {
 		e = &p->events[i];
 		if (e->source == PERFCTR_SRC_LIBPFM4)
-			add_pfm(s, e, pc_dump_pmu_opens(p) ? NULL : why);
+			add_pfm(s, e, w, socket);
 		else
-			add(s, strdup(e->name), pc_dump_pmu_opens(p) ? NULL : why);
+			add(s, strdup(e->name), w, socket);
 	}
 }
 
@@ -125,7 +132,7 @@ static int collect(const struct perfctr_dump *d, struct names *s)
 		g = &d->generic[i];
 		if (!pc_dump_generic_opens(g))
 			perfctr_trial__explain(g->open_err, why, sizeof(why));
-		add(s, strdup(g->name), pc_dump_generic_opens(g) ? NULL : why);
+		add(s, strdup(g->name), pc_dump_generic_opens(g) ? NULL : why, 0);
 	}
 	for (i = 0; i < d->n_pmus; i++)
 		add_pmu(s, &d->pmus[i]);
@@ -191,6 +198,8 @@ int perfctr_dump__write_names(const struct perfctr_dump *d, FILE *f)
 			continue;
 		if (s.v[i].why)
 			fprintf(f, "%s\t%s\n", s.v[i].name, s.v[i].why);
+		else if (s.v[i].socket)
+			fprintf(f, "%s\t" PERFCTR_NAMES_SOCKET "\n", s.v[i].name);
 		else
 			fprintf(f, "%s\n", s.v[i].name);
 	}

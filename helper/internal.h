@@ -105,7 +105,9 @@ int pc_kv_parse(const struct pc_kv_field *f, size_t n, void *obj,
 int pc_request_parse(const char *s, size_t len, struct perfctr_request *req,
 		     char *err, size_t errlen);
 
-/* sysfs.c helpers shared with pmu.c. */
+/* sysfs.c helpers shared with pmu.c; the PMUs' directories below a
+ * sysfs root. */
+#define PC_SYSFS_DEVICES "bus/event_source/devices"
 int pc_sysfs_pmu_open(const char *root, const char *pmu);
 int pc_sysfs_read(int dirfd, const char *path, char *buf, size_t len);
 int pc_sysfs_find_event(int pmufd, const char *name, char *found,

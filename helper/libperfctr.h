@@ -195,11 +195,13 @@ struct perfctr_unit {
 };
 
 /* The unit and scale of event, a counter's name, when it is "PMU/NAME/"
- * with NAME in the PMU's events/ (else none).  Returns 0, or -EINVAL
- * (a unit the assignment cannot carry), -ERANGE (a scale above 2^53
- * or below 2^-96) with u as far as read. */
+ * with NAME in the PMU's events/ (else none), from sysfs_root (NULL:
+ * "/sys").  Returns 0, or -EINVAL (a file that cannot be read, a unit
+ * the assignment cannot carry, a scale that is empty or not a number
+ * above 0), -ERANGE (a scale the module cannot take as mult / 2^shift),
+ * with u as far as read and err naming the file and its value. */
 int perfctr_unit__read(const char *sysfs_root, const char *event,
-		       struct perfctr_unit *u);
+		       struct perfctr_unit *u, char *err, size_t errlen);
 
 /* "6.103515625e-5" as mult / 2^shift, mult odd (exact for a binary
  * fraction; 53 bits of any other).  Returns 0, -EINVAL, -ERANGE. */
@@ -624,8 +626,12 @@ void perfctr_dump__free(struct perfctr_dump *d);
 /* For people (a summary of what opens here, then each PMU's events with
  * the modifiers once per PMU; sorted), JSON (everything, per event), and
  * names (perfctr_dump__names' names, one a line; then, after a tab, why
- * a name cannot be counted here, for those that cannot).  Return 0,
- * -ENOMEM, or -EIO when f fails. */
+ * a name cannot be counted here, for those that cannot, or
+ * PERFCTR_NAMES_SOCKET for one of a PMU with a cpumask, which only
+ * .socket counts; a why never starts with '.').  Return 0, -ENOMEM, or
+ * -EIO when f fails. */
+#define PERFCTR_NAMES_SOCKET ".socket"
+
 int perfctr_dump__write_text(const struct perfctr_dump *d, FILE *f);
 int perfctr_dump__write_json(const struct perfctr_dump *d, FILE *f);
 int perfctr_dump__write_names(const struct perfctr_dump *d, FILE *f);

@@ -69,7 +69,8 @@ helper_tests = \
 	testsuite/unit/helper/test-sample \
 	testsuite/unit/helper/test-priv \
 	testsuite/unit/helper/test-perf-modifiers \
-	testsuite/unit/helper/test-topology
+	testsuite/unit/helper/test-topology \
+	testsuite/unit/helper/test-units
 check_PROGRAMS += $(helper_tests)
 TESTS += $(helper_tests) testsuite/unit/helper/stapsh.test
 EXTRA_DIST += testsuite/unit/helper/stapsh.test
@@ -80,6 +81,9 @@ helper_test_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/testsuite/lib \
 helper_test_ldadd = helper/libperfctr.a $(PFM_LIBS) $(ELF_LIBS) $(JANSSON_LIBS)
 EXTRA_DIST += testsuite/unit/helper/util.h testsuite/unit/helper/fixtures
 
+testsuite_unit_helper_test_units_SOURCES = testsuite/unit/helper/test-units.c
+testsuite_unit_helper_test_units_CPPFLAGS = $(helper_test_cppflags)
+testsuite_unit_helper_test_units_LDADD = $(helper_test_ldadd)
 testsuite_unit_helper_test_topology_SOURCES = testsuite/unit/helper/test-topology.c
 testsuite_unit_helper_test_topology_CPPFLAGS = $(helper_test_cppflags)
 testsuite_unit_helper_test_topology_LDADD = $(helper_test_ldadd)

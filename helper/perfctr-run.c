@@ -284,7 +284,7 @@ static void resolve_all(struct plan *p, struct perfctr_resolver *r,
 {
 	const char *proc = getenv("PERFCTR_PROC_ROOT");
 	const struct perfctr_request *req;
-	char err[1024];
+	char err[1024], why[512];
 	unsigned int i;
 
 	for (i = 0; i < p->tab->n; i++) {
@@ -294,12 +294,9 @@ static void resolve_all(struct plan *p, struct perfctr_resolver *r,
 						      sizeof(err)))
 			fail(p, i, err);
 		else if (perfctr_unit__read(sysfs_root, req->event,
-					    &p->unit[i])) {
-			snprintf(err, sizeof(err), "event \"%s\": its unit "
-				 "\"%s\" or scale \"%s\" cannot be carried "
-				 "(a unit of [A-Za-z0-9_./-], a scale from "
-				 "2^-96 to 2^53)", req->event,
-				 p->unit[i].unit, p->unit[i].scale);
+					    &p->unit[i], why, sizeof(why))) {
+			snprintf(err, sizeof(err), "event \"%s\": %s",
+				 req->event, why);
 			fail(p, i, err);
 		}
 		else if ((req->sample || req->hz) &&

@@ -15,7 +15,6 @@
 #include <linux/perf_event.h>
 #include "internal.h"
 
-#define DEVICES "bus/event_source/devices"
 #define PMU_NAME_MAX 128
 
 /* Files in events/ that describe another file rather than an event. */
@@ -57,7 +56,7 @@ int pc_sysfs_pmu_open(const char *root, const char *pmu)
 
 	if (!pc_sysfs_name_ok(pmu))
 		return -ENOENT;
-	if (snprintf(path, sizeof(path), "%s/%s/%s", root, DEVICES, pmu) >=
+	if (snprintf(path, sizeof(path), "%s/" PC_SYSFS_DEVICES "/%s", root, pmu) >=
 	    (int)sizeof(path))
 		return -ENAMETOOLONG;
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -132,7 +131,7 @@ static int pmus_list(const char *root, struct dirent ***list)
 	int n;
 
 	*list = NULL;
-	if (snprintf(path, sizeof(path), "%s/%s", root, DEVICES) >= (int)sizeof(path))
+	if (snprintf(path, sizeof(path), "%s/" PC_SYSFS_DEVICES, root) >= (int)sizeof(path))
 		return 0;
 	n = scandir(path, list, dirent_pmu, alphasort);
 	return n < 0 ? 0 : n;

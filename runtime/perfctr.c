@@ -241,6 +241,7 @@ static noinline __used int perfctr_read_path_check(unsigned int idx, u64 *v)
 	       perfctr_read_total(idx, v) ?:
 	       perfctr_read_sum(idx, v, &cpu) ?: perfctr_read_sum_age(idx, v) ?:
 	       perfctr_read_socket(idx, v) ?: perfctr_read_socket_age(idx, v) ?:
+	       perfctr_read_socket_n(idx, 1, v) ?:
 #ifdef PERFCTR_NGROUPS
 	       perfctr_read_group(idx, v) ?: perfctr_read_topdown(idx, v) ?:
 #endif

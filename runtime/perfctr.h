@@ -609,6 +609,25 @@ static __always_inline int perfctr_read_scaled(unsigned int idx, u64 *val)
 	STAP_RETURN(v_);						\
 } while (0)
 
+/* perfctr_read_socket(): socket n's snapshot of .socket counter idx. */
+#define PERFCTR_SOCKET_N(idx, n, what, site) do {			\
+	u64 v_ = 0;							\
+	int rc_ = (idx) < PERFCTR_NDECLARED ?				\
+		  perfctr_read_socket_n((idx), (n), &v_) : -EMEDIUMTYPE;	\
+	if (unlikely(rc_ == -EDOM))					\
+		PERFCTR_FAIL((site), "%s has no socket %lld: it has %u "	\
+			     "(0 to %u, in the order of the CPUs "		\
+			     "perfctr-run found in its PMU's cpumask)",	\
+			     (what), (long long)(n),			\
+			     perfctr_slots[(idx)].nsock,		\
+			     perfctr_slots[(idx)].nsock - 1);		\
+	if (unlikely(rc_))						\
+		PERFCTR_FAIL((site), "%s, socket %lld, %s", (what),	\
+			     (long long)(n),				\
+			     perfctr_read_error((idx), rc_));		\
+	STAP_RETURN(v_);						\
+} while (0)
+
 /* perfctr_total(): every followed task's count of a .process counter. */
 #define PERFCTR_TOTAL(idx, what, site)					\
 	PERFCTR_READ_IDX(perfctr_read_total, idx, -EINVAL, what, site)

@@ -153,12 +153,24 @@ static int perfctr_unit_record(char *rec, const struct perfctr_table *t,
 			 t->reqs[idx].id);
 		return -EINVAL;
 	}
-	if (!mult || mult >> 53 || shift > PERFCTR_SCALE_SHIFT_MAX ||
-	    n >= PERFCTR_UNIT_MAX ||
+	if (!mult || mult >> 53) {
+		snprintf(err, errlen, "counter \"%s\": unit record's scale "
+			 "%#llx / 2^%u: the multiplier must be 1 to 2^53 - 1",
+			 t->reqs[idx].id, mult, shift);
+		return -EINVAL;
+	}
+	if (shift > PERFCTR_SCALE_SHIFT_MAX) {
+		snprintf(err, errlen, "counter \"%s\": unit record's scale "
+			 "%#llx / 2^%u: the shift must be at most %d",
+			 t->reqs[idx].id, mult, shift, PERFCTR_SCALE_SHIFT_MAX);
+		return -EINVAL;
+	}
+	if (n >= PERFCTR_UNIT_MAX ||
 	    strspn(f[3], "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 		   "0123456789_./-") != n) {
-		snprintf(err, errlen, "counter \"%s\": bad unit record",
-			 t->reqs[idx].id);
+		snprintf(err, errlen, "counter \"%s\": unit record's unit "
+			 "is not at most %d characters of [A-Za-z0-9_./-]",
+			 t->reqs[idx].id, PERFCTR_UNIT_MAX - 1);
 		return -EINVAL;
 	}
 	s->scale_mult = mult;

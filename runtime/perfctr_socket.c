@@ -158,6 +158,22 @@ static __always_inline int perfctr_read_socket_age(unsigned int idx,
 	return rc;
 }
 
+/* perfctr_read_socket(id, n): socket n's latest snapshot, n counting
+ * the sockets perfctr-run named from 0, in the order of their CPUs.  Any
+ * context.  -EMEDIUMTYPE: not a .socket counter; -EDOM: no socket n;
+ * else as perfctr_socket_get(). */
+static __always_inline int perfctr_read_socket_n(unsigned int idx, s64 n,
+						 u64 *val)
+{
+	u64 age;
+
+	if (unlikely(!perfctr_cpus || !perfctr_socket_is(idx)))
+		return -EMEDIUMTYPE;
+	if (n < 0 || n >= perfctr_slots[idx].nsock)
+		return -EDOM;
+	return perfctr_socket_get(idx, n, val, &age);
+}
+
 /*
  * perfctr_sum() of a .socket counter: every socket's latest snapshot
  * added up; with age, the oldest snapshot's age instead.  Any context.
@@ -301,6 +317,10 @@ static inline int perfctr_read_socket_age(unsigned int idx, u64 *age)
 {
 	return -EMEDIUMTYPE;
 }
+static inline int perfctr_read_socket_n(unsigned int idx, s64 n, u64 *val)
+{
+	return -EMEDIUMTYPE;
+}
 static int perfctr_socket_sum(unsigned int idx, u64 *val, int *cpu,
 			      bool age)
 {
@@ -324,9 +344,9 @@ static const char * __maybe_unused perfctr_socket_why(int rc)
 		       "stopped counting where it lives (its socket's CPUs "
 		       "went offline, or perf took it off its PMU)";
 	case -EMEDIUMTYPE:
-		return "is not a .socket counter: perfctr_age() is the age of "
-		       "a .socket counter's snapshot (other counters are read "
-		       "live)";
+		return "is not a .socket counter: perfctr_age() and "
+		       "perfctr_read_socket() read a .socket counter's "
+		       "snapshots (other counters are read live)";
 	}
 	return "cannot be read";
 }

@@ -293,6 +293,7 @@ static int reads_socket(enum read_kind kind)
 {
 	switch (kind) {
 	case READ_FN_AGE:
+	case READ_FN_SOCKET:
 		return 1;
 	case READ_FN_COUNT:
 	case READ_FN_ENABLED:
@@ -342,7 +343,10 @@ static int check_read_scope(const struct model *m,
 			     "\"%s\" counts %s, and %s", what, c->id, scope,
 			     r->kind == READ_FN_AGE ? "only a .socket counter "
 			     "is read from a snapshot with an age: read it "
-			     "live with @perfctr" : "a .socket counter has "
+			     "live with @perfctr" : r->kind == READ_FN_SOCKET ?
+			     "only a .socket counter has a count per socket: "
+			     "read it with @perfctr (this CPU's), or "
+			     "perfctr_sum" : "a .socket counter has "
 			     "no times of its own on this CPU: read it with "
 			     "@perfctr, perfctr_age or perfctr_sum");
 		return 1;

@@ -545,6 +545,10 @@ static void emit_read_functions(struct strbuf *sb, const struct model *m)
 		       "what:string, site:long) %%{ /* pure */ " UNPRIV
 		       "PERFCTR_READ_IDX(perfctr_read_socket_age, STAP_ARG_idx, "
 		       "-EMEDIUMTYPE, STAP_ARG_what, STAP_ARG_site); %%}\n");
+	strbuf__printf(sb, "function __perfctr_socket_n:long (idx:long, "
+		       "n:long, what:string, site:long) %%{ /* pure */ " UNPRIV
+		       "PERFCTR_SOCKET_N(STAP_ARG_idx, STAP_ARG_n, STAP_ARG_what, "
+		       "STAP_ARG_site); %%}\n");
 	strbuf__printf(sb, "function __perfctr_delta_cpu:long (now:long, "
 		       "start:long, stamp:long, what:string, site:long) %%{ "
 		       "/* pure */ " UNPRIV "PERFCTR_SAME_STAMP(STAP_ARG_stamp, "
@@ -590,6 +594,9 @@ static const struct {
 	[READ_FN_AGE] = { "ns since the snapshot of this CPU's socket that "
 			  "@perfctr(id) of a .socket counter reads now was "
 			  "taken", "__perfctr_age(%u, %s, site)" },
+	[READ_FN_SOCKET] = { "the latest snapshot of socket n (0, 1, ... in "
+			     "the order of their CPUs) of a .socket counter",
+			     "__perfctr_socket_n(%u, n, %s, site)" },
 	[READ_FN_TOPDOWN] = { "parts per thousand of the slots its group's "
 			      "level-1 topdown metrics took that metric id "
 			      "took, on this CPU, as perf stat shows it",
@@ -616,12 +623,14 @@ static void lookup_call(struct strbuf *sb, enum read_kind k,
 /* The arguments after the id, as a function takes them and passes them. */
 static const char *lookup_params(enum read_kind k)
 {
-	return k == READ_FN_DELTA ? ", start:long, stamp:long" : "";
+	return k == READ_FN_DELTA ? ", start:long, stamp:long" :
+	       k == READ_FN_SOCKET ? ", n:long" : "";
 }
 
 static const char *lookup_args(enum read_kind k)
 {
-	return k == READ_FN_DELTA ? ", start, stamp" : "";
+	return k == READ_FN_DELTA ? ", start, stamp" :
+	       k == READ_FN_SOCKET ? ", n" : "";
 }
 
 /*
@@ -702,8 +711,8 @@ static void emit_site(struct strbuf *sb, const struct model *m,
 	c = &m->counters[r->counter - 1];
 	counter_what(c, what, sizeof(what));
 	strbuf__printf(sb, "function __pc%u:long (%s) %%{ /* pure */ " UNPRIV,
-		       r->site - 1, r->kind == READ_FN_DELTA ?
-		       "start:long, stamp:long" : "");
+		       r->site - 1, lookup_params(r->kind) +
+		       (read_kind_more_args(r->kind) ? 2 : 0));
 	if (r->kind == READ_FN_DELTA)
 		strbuf__printf(sb, "PERFCTR_DELTA(%s, %u, ", read_fn(c), c->idx);
 	else if (r->kind == READ_FN_TOTAL)
@@ -717,6 +726,8 @@ static void emit_site(struct strbuf *sb, const struct model *m,
 	else if (r->kind == READ_FN_AGE)
 		strbuf__printf(sb, "PERFCTR_READ(perfctr_read_socket_age, %u, ",
 			       c->idx);
+	else if (r->kind == READ_FN_SOCKET)
+		strbuf__printf(sb, "PERFCTR_SOCKET_N(%u, STAP_ARG_n, ", c->idx);
 	else if (parts[r->kind])
 		strbuf__printf(sb, "PERFCTR_TIMES(%u, %s, ", c->idx,
 			       parts[r->kind]);

@@ -55,16 +55,19 @@ static void strs_free(struct strs *l)
 }
 
 /* The names perfctr-run lists (--dump-counters=names): those a script
- * can count here, and those it cannot, each with why (after a tab). */
+ * can count here (after a tab ".socket" for those only .socket counts),
+ * and those it cannot, each with why (after a tab). */
 struct names {
 	char *text;		/* the listing, cut into lines in place */
-	struct strs open;	/* can be counted here */
+	struct strs open;	/* can be counted here, in any scope */
+	struct strs socket;	/* can be counted here, only .socket */
 	struct strs closed, why;	/* cannot, and why (same order) */
 };
 
 static void names_free(struct names *n)
 {
 	strs_free(&n->open);
+	strs_free(&n->socket);
 	strs_free(&n->closed);
 	strs_free(&n->why);
 	free(n->text);
@@ -89,16 +92,29 @@ static int names_read(const char *helper, struct names *n)
 		if (next)
 			*next++ = '\0';
 		tab = strchr(line, '\t');
-		if (tab) {
-			*tab = '\0';
-			strs_add(line, &n->closed);
-			strs_add(tab + 1, &n->why);
-		} else {
+		if (tab)
+			*tab++ = '\0';
+		if (!tab) {
 			strs_add(line, &n->open);
+		} else if (!strcmp(tab, PERFCTR_NAMES_SOCKET)) {
+			strs_add(line, &n->socket);
+		} else {
+			strs_add(line, &n->closed);
+			strs_add(tab, &n->why);
 		}
 	}
-	return n->open.err ? n->open.err : n->closed.err ? n->closed.err :
-	       n->why.err;
+	return n->open.err ? n->open.err : n->socket.err ? n->socket.err :
+	       n->closed.err ? n->closed.err : n->why.err;
+}
+
+static int strs_has(const struct strs *l, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], s))
+			return 1;
+	return 0;
 }
 
 /* --dump-counters[=FORMAT]: perfctr-run's own, which says what is wrong
@@ -140,7 +156,7 @@ static int only_closed(const char *text, const struct pm_pattern *p,
 
 	for (i = 0; i < n->closed.n; i++) {
 		hits = 0;
-		probematch__event(p, n->closed.v[i], 1, count_point, &hits);
+		probematch__event(p, n->closed.v[i], 1, 0, count_point, &hits);
 		if (!hits)
 			continue;
 		if (first == n->closed.n)
@@ -175,9 +191,15 @@ static void no_match(const char *text, const struct pm_pattern *p,
 			similar, similar[0] ? ")" : "", comp, text);
 		return;
 	}
-	for (i = 0; ev && i < n->open.n && strcmp(n->open.v[i], ev); i++)
-		;
-	if (!ev || i < n->open.n) {
+	if (ev && strs_has(&n->socket, ev)) {
+		fprintf(stderr, "semantic error: probe point mismatch: no perfctr "
+			"probe point matches %s: event \"%s\" is of a PMU with "
+			"a cpumask, counted once per socket: its point is "
+			"perfctr.event(\"%s\").socket.counter(\"ID\")\n", text,
+			ev, ev);
+		return;
+	}
+	if (!ev || strs_has(&n->open, ev)) {
 		if (!ev && only_closed(text, p, n))
 			return;
 		fprintf(stderr, "semantic error: probe point mismatch: no perfctr "
@@ -193,6 +215,9 @@ static void no_match(const char *text, const struct pm_pattern *p,
 	fprintf(stderr, "semantic error: no perfctr event \"%s\" here", ev);
 	k = perfctr_suggest(ev, (const char *const *)n->open.v, n->open.n,
 			    near, ARRAY_SIZE(near));
+	if (!k)
+		k = perfctr_suggest(ev, (const char *const *)n->socket.v,
+				    n->socket.n, near, ARRAY_SIZE(near));
 	for (i = 0; i < k; i++)
 		fprintf(stderr, "%s\"%s\"", i == 0 ? "; did you mean " :
 			i + 1 == k ? " or " : ", ", near[i]);
@@ -220,7 +245,9 @@ static int list_points(const char *helper, const char *text, int forms)
 		return 1;
 	}
 	for (i = 0; !ret && i < n.open.n; i++)
-		probematch__event(&p, n.open.v[i], forms, strs_add, &points);
+		probematch__event(&p, n.open.v[i], forms, 0, strs_add, &points);
+	for (i = 0; !ret && i < n.socket.n; i++)
+		probematch__event(&p, n.socket.v[i], forms, 1, strs_add, &points);
 	ret = ret ? ret : points.err;
 	if (!ret && points.n) {
 		qsort(points.v, points.n, sizeof(*points.v), cmp);

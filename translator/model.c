@@ -18,6 +18,7 @@ const char *const read_kind_names[READ_NKINDS] = {
 	[READ_FN_SUM_AGE] = "perfctr_sum_age",
 	[READ_FN_TOPDOWN] = "perfctr_topdown",
 	[READ_FN_AGE] = "perfctr_age",
+	[READ_FN_SOCKET] = "perfctr_read_socket",
 	[READ_FN_STAMP] = "perfctr_stamp",
 };
 
@@ -134,7 +135,7 @@ void model__describe_read(const struct counter_read *r, char *buf,
 	else
 		snprintf(buf, len, "%s%s(\"%s\"%s)",
 			 r->kind == READ_MACRO ? "@" : "", name, r->id,
-			 r->kind == READ_FN_DELTA ? ", ..." : "");
+			 read_kind_more_args(r->kind) ? ", ..." : "");
 }
 
 void model__init(struct model *m, char *const *args, int nargs)

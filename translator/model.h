@@ -73,12 +73,20 @@ enum read_kind {
 	READ_FN_SUM_AGE,	/* perfctr_sum_age(ID) */
 	READ_FN_TOPDOWN,	/* perfctr_topdown(ID): a group's metric */
 	READ_FN_AGE,		/* perfctr_age(ID): a .socket snapshot's */
+	READ_FN_SOCKET,		/* perfctr_read_socket(ID, N): socket N's */
 	READ_FN_STAMP,		/* perfctr_stamp(): takes no id */
 	READ_NKINDS,
 };
 
 /* Their names, in enum read_kind order ("perfctr" for the macro). */
 extern const char *const read_kind_names[READ_NKINDS];
+
+/* Reads that take arguments after the id (perfctr_delta's start and
+ * stamp, perfctr_read_socket's socket). */
+static inline int read_kind_more_args(enum read_kind k)
+{
+	return k == READ_FN_DELTA || k == READ_FN_SOCKET;
+}
 
 /*
  * The static tapset's functions that name their own event

@@ -355,7 +355,7 @@ static void read_call(struct parser *ps, enum read_kind kind)
 {
 	struct token name = ps->t;
 	const struct token *after;
-	int delta = kind == READ_FN_DELTA;
+	int more = read_kind_more_args(kind);
 
 	next(ps);		/* "(" */
 	if (kind == READ_FN_STAMP)
@@ -363,8 +363,8 @@ static void read_call(struct parser *ps, enum read_kind kind)
 	next(ps);
 	after = peek(ps);
 	if (ps->t.kind == TK_STRING &&
-	    token__is(ps->src, after, TK_OPERATOR, delta ? "," : ")"))
-		record_read(ps, &name, delta ? after : &ps->t, kind);
+	    token__is(ps->src, after, TK_OPERATOR, more ? "," : ")"))
+		record_read(ps, &name, more ? after : &ps->t, kind);
 	else if (ps->t.kind == TK_STRING &&
 		 (token__is(ps->src, after, TK_OPERATOR, ")") ||
 		  token__is(ps->src, after, TK_OPERATOR, ",")))

@@ -5,6 +5,8 @@
  *   perfctr.event("E")[.user|.kernel]
  *     [.cpu|.thread|.process[("PATH")]|.cgroup("PATH")]
  *     [.multiplex].counter("ID")	(.multiplex per CPU only)
+ * or, for an event of a PMU with a cpumask (uncore, RAPL, C-state),
+ *   perfctr.event("E").socket.counter("ID")
  * and a sampling probe
  *   perfctr.event("E")[.user|.kernel][.cpu|.process[("PATH")]]
  *     .sample(N)|.hz(F)[.precise[(L)]]
@@ -249,7 +251,8 @@ static const char *scope_arg(const struct pm_pattern *p, const char *name)
 }
 
 /* One candidate point, its optional components NULL where absent: each
- * that p matches goes to fn. */
+ * that p matches goes to fn.  A scope is optional in the point but
+ * .socket, which its events must name. */
 struct form {
 	const char *plm, *scope, *mux, *rate, *rate_arg, *precise;
 };
@@ -267,8 +270,8 @@ static int try_form(const struct pm_pattern *p, const char *event,
 	if (f->plm)
 		c[nc++] = (struct cand){ f->plm, NULL, 1, 0, 0 };
 	if (f->scope)
-		c[nc++] = (struct cand){ f->scope, scope_arg(p, f->scope), 1, 1,
-					 0 };
+		c[nc++] = (struct cand){ f->scope, scope_arg(p, f->scope),
+					 strcmp(f->scope, "socket") != 0, 1, 0 };
 	if (f->mux)
 		c[nc++] = (struct cand){ f->mux, NULL, 1, 0, 0 };
 	if (!f->rate) {
@@ -289,12 +292,18 @@ static int try_form(const struct pm_pattern *p, const char *event,
 }
 
 int probematch__event(const struct pm_pattern *p, const char *event,
-		      int forms, pm_point_fn *fn, void *ctx)
+		      int forms, int socket, pm_point_fn *fn, void *ctx)
 {
 	struct form f = { NULL };
 	size_t i, j, k, r;
 	int hits = 0;
 
+	/* counted once per socket, by a PMU that excludes no level
+	 * (PERF_PMU_CAP_NO_EXCLUDE), never sampled nor multiplexed */
+	if (socket) {
+		f.scope = "socket";
+		return try_form(p, event, &f, forms, fn, ctx);
+	}
 	for (i = 0; i < ARRAY_SIZE(plm_forms); i++)
 		for (j = 0; j < ARRAY_SIZE(scope_forms); j++) {
 			f.plm = plm_forms[i];

@@ -35,13 +35,15 @@ int probematch__parse(const char *text, struct pm_pattern *p, char *err,
  * a script would: perfctr.event("EVENT").counter("ID").  -l (forms 0)
  * shows the optional components (level, scope, .multiplex, a sampling
  * probe's rate and .precise) only where p names them; -L (forms 1)
- * shows every form.  A pattern may stop early: the rest of a point is
- * implied ('perfctr.event("cycles")').  An argument is the pattern's
- * own when it gives one without a glob, else "ID", "PATH", N, F or L.
- * Returns how many. */
+ * shows every form.  An event of a PMU with a cpumask (socket 1) has
+ * one point, perfctr.event("EVENT").socket.counter("ID"), .socket shown
+ * by both; other events have no .socket point.  A pattern may stop
+ * early: the rest of a point is implied ('perfctr.event("cycles")').
+ * An argument is the pattern's own when it gives one without a glob,
+ * else "ID", "PATH", N, F or L.  Returns how many. */
 typedef void pm_point_fn(const char *point, void *ctx);
 int probematch__event(const struct pm_pattern *p, const char *event,
-		      int forms, pm_point_fn *fn, void *ctx);
+		      int forms, int socket, pm_point_fn *fn, void *ctx);
 
 /* For messages: the first component that names none of a perfctr
  * point's ("evnt"), or NULL; the event argument when it has no glob,

@@ -2,9 +2,10 @@
 /*
  * rewrite.c - reads become calls of their sites.  In the copy stap reads,
  * @perfctr("pf") becomes __pc3   (    ): the site's name over the read's
- * first token, the literal id blanked (and perfctr_delta's comma after
- * it), so that every other token keeps its line:column.  perfctr_read(v)
- * keeps its argument: __pc4       (v).  Never rewritten: the user's
+ * first token, the literal id blanked (and perfctr_delta's and
+ * perfctr_read_socket's comma after it), so that every other token keeps
+ * its line:column.  perfctr_read(v) keeps its argument: __pc4       (v).
+ * Never rewritten: the user's
  * tapsets (parsed, never written), reads the script answers itself (its
  * own function or macro of the name), calls whose arguments are not what
  * the function takes (stap's to report), and reads past the names that

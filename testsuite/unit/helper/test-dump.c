@@ -439,6 +439,10 @@ static void closed_names(struct perfctr_dump *d)
 	snprintf(want, sizeof(want), "\nbranch-misses\t%s\n", why);
 	like(buf, want, "names format: the name, a tab, why");
 	like(buf, "\ncpu/cpu-cycles/\n", "names format: a name that opens, alone");
+	like(buf, "\npower/energy-pkg/\t" PERFCTR_NAMES_SOCKET "\n",
+	     "names format: a cpumask PMU's name, a tab, .socket");
+	like(s.all, "\npower/energy-pkg/\n",
+	     "names: a cpumask PMU's event is one that opens");
 	g->tried = 0;
 	g->open_err = 0;
 	free(buf);

@@ -44,6 +44,9 @@ static const struct {
 	{ "topo.ko", INFO TABLE(3) REQ("a", 0, "e", "power/energy-pkg/", "uk", 3)
 		     REQ("b", 1, "c", "cpu_core/cpu-cycles/", "uk", 4)
 		     REQX("c", 2, "t", "cycles", 5, "scope=2") },
+	/* a RAPL event whose sysfs scale is malformed */
+	{ "unit.ko", INFO TABLE(1)
+		     REQX("a", 0, "e", "power/energy-pkg/", 3, "scope=4") },
 };
 
 static const char *fake, *out, *fds, *errfile, *outfile;
@@ -368,6 +371,39 @@ static void topology(void)
 		       "supported yet)");
 }
 
+/* A sysfs .scale that is not a number: refused before load, at the
+ * clause, naming the file and its value. */
+static void units(void)
+{
+	char env0[600], want[1200];
+	const char *bad[] = { env0, NULL };
+	const char *dev = "badsys/bus/event_source/devices/power/";
+	char path[256];
+	static const char *const files[][2] = {
+		{ "type", "20\n" }, { "cpumask", "0\n" },
+		{ "format/event", "config:0-7\n" },
+		{ "events/energy-pkg", "event=0x02\n" },
+		{ "events/energy-pkg.unit", "Joules\n" },
+		{ "events/energy-pkg.scale", "2.3e-10 J\n" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", dev, files[i][0]);
+		test_write(path, files[i][1]);
+	}
+	test_write("badsys/devices/system/cpu/online", "0-1\n");
+	snprintf(env0, sizeof(env0), "PERFCTR_SYSFS_ROOT=%s",
+		 test_path("badsys"));
+	snprintf(want, sizeof(want), "perfctr-run: x.stp:3:22: counter \"e\": "
+		 "event \"power/energy-pkg/\": %s/bus/event_source/devices/"
+		 "power/events/energy-pkg.scale: \"2.3e-10 J\" is not a number "
+		 "above 0, as perf reads a scale (strtod)\n",
+		 test_path("badsys"));
+	expect_refusal("a malformed sysfs scale",
+		       (const char *[]){ test_path("unit.ko"), NULL }, bad, want);
+}
+
 /* Debian's perf_event_paranoid keeps users from CPU-wide counters (and
  * from counting in kernel mode at 2, from any counter at 3). */
 static void unprivileged(void)
@@ -429,6 +465,7 @@ int main(void)
 		refusals();
 		remote();
 		topology();
+		units();
 		unprivileged();
 	} else {
 		tap_ok(1, "# SKIP the rest opens CPU-wide counters and changes user: needs root");

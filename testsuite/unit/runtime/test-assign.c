@@ -248,6 +248,74 @@ static void sockets(void)
 	}
 }
 
+/* Unit records: RAPL's energy-pkg (2^-32 J, "Joules") and an IMC's
+ * cas_count_read (2^-14 MiB, "MiB"), as perfctr-run writes them, before
+ * or after their counter's own record; then hostile ones. */
+static const struct bad_case unit_bad[] = {
+	{ HASH S_OK ";s0,0;u0,1,14", "malformed unit record" },
+	{ HASH S_OK ";s0,0;u0,1,14,MiB,x", "malformed unit record" },
+	{ HASH S_OK ";s0,0;u0,xyz,14,MiB", "malformed unit record" },
+	{ HASH S_OK ";s0,0;u0,-1,14,MiB", "malformed unit record" },
+	{ HASH S_OK ";s0,0;u0,1,0x0e,MiB", "malformed unit record" },
+	{ HASH S_OK ";s0,0;u0,1,-14,MiB", "malformed unit record" },
+	{ HASH S_OK ";s0,0;u,1,14,MiB", "malformed unit record" },
+	{ HASH S_OK ";s0,0;u0,10000000000000000,14,MiB",
+	  "malformed unit record" },
+	{ HASH S_OK ";s0,0;u2,1,14,MiB", "unit record for unknown counter 2" },
+	{ HASH S_OK ";s0,0;u0,1,14,MiB;u0,1,14,MiB",
+	  "counter \"dram\": unit assigned twice" },
+	{ HASH S_OK ";s0,0;u0,0,14,MiB", "counter \"dram\": unit record's "
+	  "scale 0 / 2^14: the multiplier must be 1 to 2^53 - 1" },
+	{ HASH S_OK ";s0,0;u0,20000000000000,0,MiB", "scale 0x20000000000000 "
+	  "/ 2^0: the multiplier must be 1 to 2^53 - 1" },
+	{ HASH S_OK ";s0,0;u0,1,97,MiB", "scale 0x1 / 2^97: the shift must "
+	  "be at most 96" },
+	{ HASH S_OK ";s0,0;u0,1,14,Mi B", "unit record's unit is not at most "
+	  "15 characters of [A-Za-z0-9_./-]" },
+	{ HASH S_OK ";s0,0;u0,1,14,MiB%", "unit record's unit is not" },
+	{ HASH S_OK ";s0,0;u0,1,14,abcdefghijklmnop", "unit record's unit is "
+	  "not at most 15" },
+};
+
+static void units(void)
+{
+	struct perfctr_slot s[2];
+	char buf[256], err[200];
+	size_t i;
+	int rc;
+
+	snprintf(buf, sizeof(buf), HASH ";u0,1,32,Joules;s0,0" S_OK);
+	rc = perfctr_assign_parse(buf, &s_table, s, NULL, err, sizeof(err));
+	ok(rc == 0 && s[0].scale_mult == 1 && s[0].scale_shift == 32 &&
+	   !strcmp(s[0].unit, "Joules") && s[0].assigned && s[0].nsock == 1,
+	   "a unit record before its counter's: kept (%s)", err);
+	snprintf(buf, sizeof(buf), HASH S_OK ";s0,0;u0,1,14,MiB");
+	rc = perfctr_assign_parse(buf, &s_table, s, NULL, err, sizeof(err));
+	ok(rc == 0 && s[0].scale_mult == 1 && s[0].scale_shift == 14 &&
+	   !strcmp(s[0].unit, "MiB") && s[1].scale_mult == 0 && !s[1].unit[0],
+	   "an IMC's 2^-14 MiB after its counter's record; the other "
+	   "counter has none (%s)", err);
+	snprintf(buf, sizeof(buf), HASH S_OK ";s0,0;u0,1fffffffffffff,60,");
+	rc = perfctr_assign_parse(buf, &s_table, s, NULL, err, sizeof(err));
+	ok(rc == 0 && s[0].scale_mult == 0x1fffffffffffffULL &&
+	   s[0].scale_shift == 60 && !s[0].unit[0],
+	   "a scale without a unit, the largest multiplier (%s)", err);
+	snprintf(buf, sizeof(buf), HASH S_OK ";s0,0;u0,3,96,a.b_c/d-e012345");
+	rc = perfctr_assign_parse(buf, &s_table, s, NULL, err, sizeof(err));
+	ok(rc == 0 && s[0].scale_shift == 96 &&
+	   !strcmp(s[0].unit, "a.b_c/d-e012345"),
+	   "shift 96, a unit of 15 characters of every kind allowed (%s)",
+	   err);
+	for (i = 0; i < sizeof(unit_bad) / sizeof(unit_bad[0]); i++) {
+		snprintf(buf, sizeof(buf), "%s", unit_bad[i].value);
+		err[0] = '\0';
+		rc = perfctr_assign_parse(buf, &s_table, s, NULL, err,
+					  sizeof(err));
+		ok(rc == -EINVAL, "rejected: \"%s\"", unit_bad[i].value);
+		like(err, unit_bad[i].why, "  and says why");
+	}
+}
+
 /* What perfctr-run left at a group's fds, against the assignment: the
  * attr the module would open, a sibling never pinned, each CPU's group
  * on one CPU, CPUs ascending. */
@@ -432,6 +500,7 @@ int main(void)
 	groups();
 	sockets();
 	cpu_records();
+	units();
 	group_events();
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int rc = parse(bad[i].value, s, err);

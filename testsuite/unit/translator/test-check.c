@@ -358,10 +358,18 @@ static const struct scope_case socket_cases[] = {
 	  "perfctr_age(\"c\"): counter \"c\" counts .cpu (per CPU: every "
 	  "task on the CPU), and only a .socket counter is read from a "
 	  "snapshot with an age: read it live with @perfctr", "t.stp:2:17" },
+	{ ".cpu", "probe end { x = perfctr_read_socket(\"c\", 0) }", 1, 0,
+	  "perfctr_read_socket(\"c\", ...): counter \"c\" counts .cpu (per "
+	  "CPU: every task on the CPU), and only a .socket counter has a count "
+	  "per socket: read it with @perfctr (this CPU's), or perfctr_sum",
+	  "t.stp:2:17" },
+	{ ".thread", "probe end { x = perfctr_read_socket(\"c\", 1) }", 1, 0,
+	  "only a .socket counter has a count per socket", "t.stp:2:17" },
 	{ ".socket", "probe begin, end, timer.s(1) { x = @perfctr(\"c\") + "
 	  "perfctr_read(\"c\") + perfctr_delta(\"c\", 0, 0) + "
 	  "perfctr_sum(\"c\") + perfctr_sum_age(\"c\") + "
-	  "perfctr_age(\"c\") }", 0, 0, NULL, NULL },
+	  "perfctr_age(\"c\") + perfctr_read_socket(\"c\", 1) }", 0, 0,
+	  NULL, NULL },
 };
 
 static void sockets(void)
@@ -371,7 +379,8 @@ static void sockets(void)
 		"probe perfctr.event(\"y\").thread.counter(\"t\") {}\n"
 		"probe perfctr.event(\"power/energy-pkg/\").socket.counter(\"b\") {}\n"
 		"probe timer.s(1) { x = @perfctr(\"a\") + @perfctr(\"t\") + "
-		"perfctr_age(\"b\") + perfctr_sum(\"b\") }\n";
+		"perfctr_age(\"b\") + perfctr_sum(\"b\") + "
+		"perfctr_read_socket(\"b\", 1) }\n";
 	struct emit_opts opts = { &fake_runtime, "0123456789abcdef", "stapdev" };
 	struct generated gen;
 	struct run r;
@@ -397,7 +406,7 @@ static void sockets(void)
 	}
 	run(&r, text, 0);
 	is_int(r.errors, 0, ".socket counters read anywhere");
-	is_int(rewrite__reads(&r.m), 4, "four sites");
+	is_int(rewrite__reads(&r.m), 5, "five sites");
 	ok(!emit__generate(&r.m, &opts, &gen), "the tapset is generated");
 	like(gen.stp.buf, "#define PERFCTR_NTHREAD 1\n#define PERFCTR_NSOCKET 2\n",
 	     "two .socket slots, one .thread slot");
@@ -410,6 +419,15 @@ static void sockets(void)
 	     "\\042b\\042\", 2); %}\n", "perfctr_age: its age");
 	like(gen.stp.buf, "PERFCTR_SUM(2, 0, \"counter \\042b\\042\", 3); %}\n",
 	     "perfctr_sum: over the sockets");
+	like(gen.stp.buf, "function __pc4:long (n:long) %{ /* pure */ ",
+	     "perfctr_read_socket: its site takes the socket");
+	like(gen.stp.buf, "PERFCTR_SOCKET_N(2, STAP_ARG_n, \"counter "
+	     "\\042b\\042\", 4); %}\n", "  and reads it");
+	like(gen.stp.buf, "function perfctr_read_socket:long (id:string, "
+	     "n:long) { return __perfctr_read_socket_at(id, n, -1) }",
+	     "perfctr_read_socket(id, n) by a run-time id");
+	like(gen.stp.buf, "\tif (id == \"b\") return __perfctr_socket_n(2, n, "
+	     "\"counter \\\"b\\\"\", site)\n", "  looks the counter up");
 	ok(!strstr(gen.stp.buf, "PERFCTR_HAVE_SUM"), "no .cpu sum: no "
 	   "snapshots of CPUs");
 	like(gen.stp.buf, "MODULE_INFO(perfctr_req, \"idx=0;id=a;event=u/e/;"

@@ -3,7 +3,8 @@
  * test-probematch.c - stap -l / -L patterns over perfctr probe points:
  * which patterns are ours, parse errors, globs, '**', the optional
  * components (-l only when named, -L always), implied tails, counter ids,
- * quoting, and the pieces the "no match" messages use.
+ * quoting, an event only .socket counts, and the pieces the "no match"
+ * messages use.
  */
 #include <errno.h>
 #include "probematch.h"
@@ -17,16 +18,23 @@ static void collect(const char *point, void *ctx)
 	strcat(got, "\n");
 }
 
-/* The points pattern matches for event, one a line. */
-static const char *points(const char *pattern, const char *event, int forms)
+/* The points pattern matches for event (socket: of a PMU with a
+ * cpumask), one a line. */
+static const char *points_of(const char *pattern, const char *event,
+			     int forms, int socket)
 {
 	struct pm_pattern p;
 
 	got[0] = '\0';
 	if (probematch__parse(pattern, &p, err, sizeof(err)))
 		return err;
-	probematch__event(&p, event, forms, collect, NULL);
+	probematch__event(&p, event, forms, socket, collect, NULL);
 	return got;
+}
+
+static const char *points(const char *pattern, const char *event, int forms)
+{
+	return points_of(pattern, event, forms, 0);
 }
 
 static const struct {
@@ -144,6 +152,49 @@ static void matching(void)
 	}
 }
 
+/* An event of a PMU with a cpumask: one point, .socket named by -l and
+ * -L alike; no level, scope, .multiplex or sampling form.  Other events
+ * have no .socket point. */
+static void socket(void)
+{
+	static const char E[] = "power/energy-pkg/";
+	static const struct {
+		const char *pattern;
+		int forms, socket;
+		const char *want;
+	} sc[] = {
+		{ "perfctr.**", 0, 1,
+		  "perfctr.event(\"power/energy-pkg/\").socket.counter(\"ID\")\n" },
+		{ "perfctr.**", 1, 1,
+		  "perfctr.event(\"power/energy-pkg/\").socket.counter(\"ID\")\n" },
+		{ "perfctr.event(\"power/*\")", 0, 1,
+		  "perfctr.event(\"power/energy-pkg/\").socket.counter(\"ID\")\n" },
+		{ "perfctr.event(\"power/*\").socket.counter(\"e\")", 0, 1,
+		  "perfctr.event(\"power/energy-pkg/\").socket.counter(\"e\")\n" },
+		/* .socket is no optional component: a point without it is
+		 * none of this event's */
+		{ "perfctr.event(\"power/*\").counter(\"e\")", 1, 1, "" },
+		{ "perfctr.event(\"power/energy-pkg/\").socket", 0, 1,
+		  "perfctr.event(\"power/energy-pkg/\").socket.counter(\"ID\")\n" },
+		{ "perfctr.*.so*", 0, 1,
+		  "perfctr.event(\"power/energy-pkg/\").socket.counter(\"ID\")\n" },
+		{ "perfctr.event(\"power/energy-pkg/\").cpu", 1, 1, "" },
+		{ "perfctr.event(\"power/energy-pkg/\").user", 1, 1, "" },
+		{ "perfctr.event(\"power/energy-pkg/\").socket.multiplex", 1, 1, "" },
+		{ "perfctr.event(\"power/energy-pkg/\").socket.sample(1000)", 1, 1, "" },
+		{ "perfctr.event(\"power/energy-pkg/\").hz(*)", 1, 1, "" },
+		{ "perfctr.event(\"power/energy-pkg/\").socket", 1, 0, "" },
+		{ "perfctr.**.socket.**", 1, 0, "" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(sc) / sizeof(sc[0]); i++)
+		is_str(points_of(sc[i].pattern, E, sc[i].forms, sc[i].socket),
+		       sc[i].want, "%s %s on \"%s\"%s", sc[i].forms ? "-L" : "-l",
+		       sc[i].pattern, E, sc[i].socket ? ", a socket PMU's" :
+		       ", no cpumask");
+}
+
 static void ours(void)
 {
 	static const struct {
@@ -183,6 +234,7 @@ int main(void)
 {
 	ours();
 	matching();
+	socket();
 	messages();
 	return tap_done();
 }
