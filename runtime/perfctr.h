@@ -197,7 +197,8 @@ struct perfctr_cpu {
 	struct perfctr_thread *thr;	/* of the thread last switched in
 					 * here (perfctr_thread.c), NULL */
 	/* where the .thread counters stood when the thread running here
-	 * came in, for its first read; two halves, cur names the whole one */
+	 * came in, for its first read (PERFCTR_THREAD_SWITCH_READS only);
+	 * two halves, cur names the whole one */
 	unsigned int thr_in_cur;
 	struct {
 		int tid;

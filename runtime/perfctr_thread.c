@@ -15,7 +15,9 @@
  * A thread has a record only once the script needs it: its first .thread
  * read claims one (perfctr_thrpool.c) and starts its count there, so
  * that read returns 0 and later ones what it counted since (the
- * switches of a thread without a record skip the bookkeeping).  Its last
+ * switches of a thread without a record skip the bookkeeping), unless
+ * the script reads .thread counters at context switches: then the count
+ * starts at the thread's switch-in (PERFCTR_THREAD_NOTE).  Its last
  * switch (it has exited) gives the record back, so reads in its exit
  * probes still see it.  Each CPU remembers the record of the thread it
  * switched in last (or that read last), so a read finds the current
@@ -37,6 +39,21 @@
 
 #include <linux/version.h>
 
+/*
+ * The translator defines PERFCTR_THREAD_SWITCH_READS when the script may
+ * read .thread counters in probes that run at a context switch, in the
+ * outgoing thread (sched_switch probes and the functions they call).
+ * Then a thread's first read counts from its switch-in on this CPU, so
+ * that a script that charges each thread at its switch-outs counts its
+ * first stretch whole: each CPU notes where the counters stood when a
+ * thread without a record came in.  Other scripts need no note (a first
+ * read counts from the read), and their switches skip it.
+ */
+#ifdef PERFCTR_THREAD_SWITCH_READS
+#define PERFCTR_THREAD_NOTE	1
+#else
+#define PERFCTR_THREAD_NOTE	0
+#endif
 
 /* start[k] when counter k could not be read at the switch-in */
 #define PERFCTR_NO_START	U64_MAX
@@ -160,7 +177,7 @@ static void perfctr_thread_first(struct perfctr_thread *t, int tid)
 	struct perfctr_thread_half *h;
 
 	barrier();	/* the half was written before cur, on this CPU */
-	if (pc->thr_in[c].tid != tid) {
+	if (!PERFCTR_THREAD_NOTE || pc->thr_in[c].tid != tid) {
 		perfctr_thread_in(t);
 		return;
 	}
@@ -232,7 +249,8 @@ static void perfctr_on_switch(void *data, bool preempt,
 
 	if (unlikely(!READ_ONCE(perfctr_cpus)))
 		return;
-	perfctr_thread_note_out();
+	if (PERFCTR_THREAD_NOTE)
+		perfctr_thread_note_out();
 	/* no record: the script has not read the thread */
 	op = perfctr_thread_remembered(prev->pid);
 	if (!op)
@@ -240,7 +258,7 @@ static void perfctr_on_switch(void *data, bool preempt,
 	np = perfctr_thread_lookup(next->pid);
 	if (op || np)
 		perfctr_thread_switch(op, np);
-	if (!np && next->pid)
+	if (PERFCTR_THREAD_NOTE && !np && next->pid)
 		perfctr_thread_note_in(next->pid);
 	perfctr_thread_remember(np);
 	if (op && perfctr_task_dead(prev))	/* its last switch */
