@@ -295,11 +295,12 @@ static __always_inline u64 perfctr_event_count(struct perf_event *ev)
 /*
  * Reads this CPU's count of request idx, as perfctr_read_local(), for a
  * caller that has IRQs off already (.thread reads and switches) and
- * perfctr_cpus set.
+ * perfctr_cpus set; pc is this CPU's (this_cpu_ptr(perfctr_cpus)), which
+ * the caller may have at hand.
  */
-static __always_inline int perfctr_read_here(unsigned int idx, u64 *val)
+static __always_inline int perfctr_read_on(const struct perfctr_cpu *pc,
+					   unsigned int idx, u64 *val)
 {
-	const struct perfctr_cpu *pc = this_cpu_ptr(perfctr_cpus);
 	const struct perfctr_pair *p = perfctr_pair_now(pc, idx);
 	struct perf_event *ev = READ_ONCE(p->ev);
 
@@ -316,6 +317,12 @@ static __always_inline int perfctr_read_here(unsigned int idx, u64 *val)
 	if (READ_ONCE(ev->state) == PERF_EVENT_STATE_ERROR)
 		perfctr_rearm_request(PERFCTR_REARM_CPUS);
 	return -EIO;
+}
+
+/* The same, pc found here. */
+static __always_inline int perfctr_read_here(unsigned int idx, u64 *val)
+{
+	return perfctr_read_on(this_cpu_ptr(perfctr_cpus), idx, val);
 }
 
 /*

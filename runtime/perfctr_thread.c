@@ -75,21 +75,22 @@ struct perfctr_thread {
 static unsigned int perfctr_thread_req[PERFCTR_NTHREAD];	/* slot -> idx */
 static struct tracepoint *perfctr_tp_switch;	/* while hooked */
 
-/* This CPU remembers t (NULL: none) as its current thread's record.
+/* This CPU (pc) remembers t (NULL: none) as its current thread's record.
  * IRQs off, on this CPU: a nested reader sees the pointer before or
  * after, and checks it against its own thread anyway. */
-static void perfctr_thread_remember(struct perfctr_thread *t)
+static void perfctr_thread_remember(struct perfctr_cpu *pc,
+				    struct perfctr_thread *t)
 {
-	WRITE_ONCE(this_cpu_ptr(perfctr_cpus)->thr, t);
+	WRITE_ONCE(pc->thr, t);
 }
 
-/* The record of tid, the thread running here, if this CPU remembers it
- * and it is still tid's (one going away has its tid cleared before it is
- * zeroed).  IRQs off. */
+/* The record of tid, the thread running here, if this CPU (pc) remembers
+ * it and it is still tid's (one going away has its tid cleared before it
+ * is zeroed).  IRQs off. */
 static __always_inline struct perfctr_thread *
-perfctr_thread_remembered(int tid)
+perfctr_thread_remembered(const struct perfctr_cpu *pc, int tid)
 {
-	struct perfctr_thread *t = READ_ONCE(this_cpu_ptr(perfctr_cpus)->thr);
+	struct perfctr_thread *t = READ_ONCE(pc->thr);
 
 	if (!t || tid <= 0 || READ_ONCE(t->tid) != tid)
 		return NULL;
@@ -246,13 +247,15 @@ static void perfctr_on_switch(void *data, bool preempt,
 			      )
 {
 	struct perfctr_thread *op, *np;
+	struct perfctr_cpu *pc;
 
 	if (unlikely(!READ_ONCE(perfctr_cpus)))
 		return;
+	pc = this_cpu_ptr(perfctr_cpus);
 	if (PERFCTR_THREAD_NOTE)
 		perfctr_thread_note_out();
 	/* no record: the script has not read the thread */
-	op = perfctr_thread_remembered(prev->pid);
+	op = perfctr_thread_remembered(pc, prev->pid);
 	if (!op)
 		op = perfctr_thread_lookup(prev->pid);
 	np = perfctr_thread_lookup(next->pid);
@@ -260,52 +263,73 @@ static void perfctr_on_switch(void *data, bool preempt,
 		perfctr_thread_switch(op, np);
 	if (PERFCTR_THREAD_NOTE && !np && next->pid)
 		perfctr_thread_note_in(next->pid);
-	perfctr_thread_remember(np);
+	perfctr_thread_remember(pc, np);
 	if (op && perfctr_task_dead(prev))	/* its last switch */
 		perfctr_thr_give_back(prev->pid);
 }
 
 /*
- * The current thread's count of .thread counter idx.  Any probe context,
- * NMI included.  Returns 0, -ENOSPC (no room for the thread), -ESRCH (an
- * idle task: not a thread anyone counts), -EIO (its counter could not be
- * read at its switch-in, or cannot be now).
+ * The current thread's record when this CPU does not remember it: its
+ * first read since its switch-in here (looked up), or its first read at
+ * all (claimed).  IRQs off, any context.  NULL, with *rc, when it has
+ * none: -ENOSPC (no room for it), -ESRCH (an idle task: not a thread
+ * anyone counts), -EIO (in its last switch, without one).
  */
-static int perfctr_read_thread(unsigned int idx, u64 *val)
+static noinline struct perfctr_thread *perfctr_thread_current(int *rc)
 {
-	unsigned int k = perfctr_requests[idx].tslot;
+	int tid = current->pid, fresh = 0;
+	bool dead = perfctr_task_dead(current);
+	struct perfctr_thread *t;
+
+	/* a thread in its last switch makes no new record */
+	t = dead ? perfctr_thread_lookup(tid) : perfctr_thr_claim(tid, &fresh);
+	if (!t) {
+		*rc = !tid ? -ESRCH : dead ? -EIO : -ENOSPC;
+		return NULL;
+	}
+	if (fresh) {
+		PERFCTR_RACE(THREAD_NEW);
+		perfctr_thread_first(t, tid);
+	}
+	perfctr_thread_remember(this_cpu_ptr(perfctr_cpus), t);
+	return t;
+}
+
+/*
+ * The current thread's count of .thread counter idx.  Any probe context,
+ * NMI included.  Inline: the read is the record this CPU remembers, one
+ * compare of its tid, its half and this CPU's counter idx (with a
+ * constant idx, its slot k is a constant too).  Returns 0, -ENOSPC,
+ * -ESRCH, -EIO (as perfctr_thread_current(); or its counter could not
+ * be read at its switch-in, or cannot be now).
+ */
+static __always_inline int perfctr_read_thread(unsigned int idx, u64 *val)
+{
+	const unsigned int k = perfctr_requests[idx].tslot;
 	const struct perfctr_thread_half *h;
+	const struct perfctr_cpu *pc;
 	struct perfctr_thread *t;
 	unsigned long flags;
-	int fresh = 0, rc = 0;
-	u64 v = 0;
+	int rc = 0;
+	u64 v;
 
 	if (unlikely(!READ_ONCE(perfctr_cpus)))
 		return -ENODEV;
 	local_irq_save(flags);
-	t = perfctr_thread_remembered(current->pid);
-	if (!t) {
-		/* a thread in its last switch makes no new record */
-		t = perfctr_task_dead(current) ?
-		    perfctr_thread_lookup(current->pid) :
-		    perfctr_thr_claim(current->pid, &fresh);
-		if (t && fresh) {	/* first read: from its switch-in */
-			PERFCTR_RACE(THREAD_NEW);
-			perfctr_thread_first(t, current->pid);
-		}
-		if (t)
-			perfctr_thread_remember(t);
+	pc = this_cpu_ptr(perfctr_cpus);
+	t = perfctr_thread_remembered(pc, current->pid);
+	if (unlikely(!t))
+		t = perfctr_thread_current(&rc);
+	if (likely(t)) {
+		h = perfctr_thread_now(t);
+		if (!h->on)
+			*val = h->acc[k];	/* inside its own switch-out */
+		else if (h->start[k] == PERFCTR_NO_START ||
+			 perfctr_read_on(pc, idx, &v))
+			rc = -EIO;
+		else
+			*val = h->acc[k] + v - h->start[k];
 	}
-	if (!t)
-		rc = !current->pid ? -ESRCH :
-		     perfctr_task_dead(current) ? -EIO : -ENOSPC;
-	else if (!(h = perfctr_thread_now(t))->on)
-		*val = h->acc[k];	/* inside its own switch-out */
-	else if (h->start[k] == PERFCTR_NO_START ||
-		 perfctr_read_here(idx, &v))
-		rc = -EIO;
-	else
-		*val = h->acc[k] + v - h->start[k];
 	local_irq_restore(flags);
 	return rc;
 }
