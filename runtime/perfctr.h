@@ -186,7 +186,8 @@ struct perfctr_thread;
  * gen, want, leaving: CPU hotplug (perfctr_cpus.c).  Groups: the events
  * perfctr-run opened on this CPU, set at start and unchanged until the
  * stop; their snapshots; glost once the CPU has gone offline (perf took
- * them off, for good). */
+ * them off, for good).  Cache-aligned: every context switch writes it
+ * (.thread), and no other per-CPU data shares its first or last line. */
 struct perfctr_cpu {
 	struct perfctr_pair pair[PERFCTR_NDECLARED][2];
 	unsigned char cur[PERFCTR_NDECLARED];
@@ -216,7 +217,7 @@ struct perfctr_cpu {
 	struct perfctr_gsnap gsnap[PERFCTR_NGROUPS];
 	int glost;
 #endif
-};
+} ____cacheline_aligned;
 
 static struct perfctr_cpu __percpu *perfctr_cpus;
 
