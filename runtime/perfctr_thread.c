@@ -97,15 +97,22 @@ perfctr_thread_remembered(const struct perfctr_cpu *pc, int tid)
 	return t;
 }
 
-/* The record of tid, a thread switching here, if it has one.  IRQs off. */
-static struct perfctr_thread *perfctr_thread_lookup(int tid)
+/* The record of tid, which has one (perfctr_thr_tracked()).  IRQs off. */
+static noinline struct perfctr_thread *perfctr_thread_find(int tid)
 {
 	struct perfctr_thr_seg *g;
 	int s;
 
+	return perfctr_thr_find(tid, &g, &s);
+}
+
+/* The record of tid, a thread switching here, if it has one: most have
+ * none, and pay the bit test inline.  IRQs off. */
+static __always_inline struct perfctr_thread *perfctr_thread_lookup(int tid)
+{
 	if (tid <= 0 || !perfctr_thr_tracked(tid))
 		return NULL;
-	return perfctr_thr_find(tid, &g, &s);
+	return perfctr_thread_find(tid);
 }
 
 static struct perfctr_thread_half *perfctr_thread_now(struct perfctr_thread *t)
@@ -117,7 +124,7 @@ static struct perfctr_thread_half *perfctr_thread_now(struct perfctr_thread *t)
 }
 
 /* Counter slot k's count on this CPU, or PERFCTR_NO_START.  IRQs off. */
-static u64 perfctr_thread_count(unsigned int k)
+static __always_inline u64 perfctr_thread_count(unsigned int k)
 {
 	u64 v;
 
