@@ -227,7 +227,8 @@ struct perfctr_thread;
  * gen, want, leaving: CPU hotplug (perfctr_cpus.c).  Groups: the events
  * perfctr-run opened on this CPU, set at start and unchanged until the
  * stop; their snapshots; glost once the CPU has gone offline (perf took
- * them off, for good). */
+ * them off, for good).  Cache-aligned: every context switch writes it
+ * (.thread), and no other per-CPU data shares its first or last line. */
 struct perfctr_cpu {
 	struct perfctr_pair pair[PERFCTR_NDECLARED][2];
 	unsigned char cur[PERFCTR_NDECLARED];
@@ -238,7 +239,8 @@ struct perfctr_cpu {
 	struct perfctr_thread *thr;	/* of the thread last switched in
 					 * here (perfctr_thread.c), NULL */
 	/* where the .thread counters stood when the thread running here
-	 * came in, for its first read; two halves, cur names the whole one */
+	 * came in, for its first read (PERFCTR_THREAD_SWITCH_READS only);
+	 * two halves, cur names the whole one */
 	unsigned int thr_in_cur;
 	struct {
 		int tid;
@@ -261,7 +263,7 @@ struct perfctr_cpu {
 	struct perfctr_gsnap gsnap[PERFCTR_NGROUPS];
 	int glost;
 #endif
-};
+} ____cacheline_aligned;
 
 static struct perfctr_cpu __percpu *perfctr_cpus;
 
@@ -357,11 +359,12 @@ static __always_inline u64 perfctr_event_count(struct perf_event *ev)
 /*
  * Reads this CPU's count of request idx, as perfctr_read_local(), for a
  * caller that has IRQs off already (.thread reads and switches) and
- * perfctr_cpus set.
+ * perfctr_cpus set; pc is this CPU's (this_cpu_ptr(perfctr_cpus)), which
+ * the caller may have at hand.
  */
-static __always_inline int perfctr_read_here(unsigned int idx, u64 *val)
+static __always_inline int perfctr_read_on(const struct perfctr_cpu *pc,
+					   unsigned int idx, u64 *val)
 {
-	const struct perfctr_cpu *pc = this_cpu_ptr(perfctr_cpus);
 	const struct perfctr_pair *p = perfctr_pair_now(pc, idx);
 	struct perf_event *ev = READ_ONCE(p->ev);
 
@@ -378,6 +381,12 @@ static __always_inline int perfctr_read_here(unsigned int idx, u64 *val)
 	if (READ_ONCE(ev->state) == PERF_EVENT_STATE_ERROR)
 		perfctr_rearm_request(PERFCTR_REARM_CPUS);
 	return -EIO;
+}
+
+/* The same, pc found here. */
+static __always_inline int perfctr_read_here(unsigned int idx, u64 *val)
+{
+	return perfctr_read_on(this_cpu_ptr(perfctr_cpus), idx, val);
 }
 
 /*

@@ -41,7 +41,7 @@ struct perfctr_cg_half {
 struct perfctr_cg_cpu {
 	unsigned int cur;	/* the half that holds */
 	struct perfctr_cg_half h[2];
-};
+} ____cacheline_aligned;	/* written at every switch, read remotely */
 
 static struct perfctr_cg_cpu __percpu *perfctr_cg_cpus;
 static struct cgroup *perfctr_cg[PERFCTR_NCGROUP];	/* slot -> cgroup */

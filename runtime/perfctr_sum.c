@@ -60,7 +60,7 @@ struct perfctr_sum_cpu {
 	int cpu;
 	int busy;		/* a writer runs on this CPU now */
 	struct perfctr_snap snap[PERFCTR_NDECLARED];
-};
+} ____cacheline_aligned;	/* written by its timer, read remotely */
 
 static struct perfctr_sum_cpu __percpu *perfctr_sums;
 static int perfctr_sum_hp_state;	/* the dead callback's cpuhp state */

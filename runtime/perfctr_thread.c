@@ -15,7 +15,9 @@
  * A thread has a record only once the script needs it: its first .thread
  * read claims one (perfctr_thrpool.c) and starts its count there, so
  * that read returns 0 and later ones what it counted since (the
- * switches of a thread without a record skip the bookkeeping).  Its last
+ * switches of a thread without a record skip the bookkeeping), unless
+ * the script reads .thread counters at context switches: then the count
+ * starts at the thread's switch-in (PERFCTR_THREAD_NOTE).  Its last
  * switch (it has exited) gives the record back, so reads in its exit
  * probes still see it.  Each CPU remembers the record of the thread it
  * switched in last (or that read last), so a read finds the current
@@ -37,6 +39,21 @@
 
 #include <linux/version.h>
 
+/*
+ * The translator defines PERFCTR_THREAD_SWITCH_READS when the script may
+ * read .thread counters in probes that run at a context switch, in the
+ * outgoing thread (sched_switch probes and the functions they call).
+ * Then a thread's first read counts from its switch-in on this CPU, so
+ * that a script that charges each thread at its switch-outs counts its
+ * first stretch whole: each CPU notes where the counters stood when a
+ * thread without a record came in.  Other scripts need no note (a first
+ * read counts from the read), and their switches skip it.
+ */
+#ifdef PERFCTR_THREAD_SWITCH_READS
+#define PERFCTR_THREAD_NOTE	1
+#else
+#define PERFCTR_THREAD_NOTE	0
+#endif
 
 /* start[k] when counter k could not be read at the switch-in */
 #define PERFCTR_NO_START	U64_MAX
@@ -58,36 +75,44 @@ struct perfctr_thread {
 static unsigned int perfctr_thread_req[PERFCTR_NTHREAD];	/* slot -> idx */
 static struct tracepoint *perfctr_tp_switch;	/* while hooked */
 
-/* This CPU remembers t (NULL: none) as its current thread's record.
+/* This CPU (pc) remembers t (NULL: none) as its current thread's record.
  * IRQs off, on this CPU: a nested reader sees the pointer before or
  * after, and checks it against its own thread anyway. */
-static void perfctr_thread_remember(struct perfctr_thread *t)
+static void perfctr_thread_remember(struct perfctr_cpu *pc,
+				    struct perfctr_thread *t)
 {
-	WRITE_ONCE(this_cpu_ptr(perfctr_cpus)->thr, t);
+	WRITE_ONCE(pc->thr, t);
 }
 
-/* The record of tid, the thread running here, if this CPU remembers it
- * and it is still tid's (one going away has its tid cleared before it is
- * zeroed).  IRQs off. */
+/* The record of tid, the thread running here, if this CPU (pc) remembers
+ * it and it is still tid's (one going away has its tid cleared before it
+ * is zeroed).  IRQs off. */
 static __always_inline struct perfctr_thread *
-perfctr_thread_remembered(int tid)
+perfctr_thread_remembered(const struct perfctr_cpu *pc, int tid)
 {
-	struct perfctr_thread *t = READ_ONCE(this_cpu_ptr(perfctr_cpus)->thr);
+	struct perfctr_thread *t = READ_ONCE(pc->thr);
 
 	if (!t || tid <= 0 || READ_ONCE(t->tid) != tid)
 		return NULL;
 	return t;
 }
 
-/* The record of tid, a thread switching here, if it has one.  IRQs off. */
-static struct perfctr_thread *perfctr_thread_lookup(int tid)
+/* The record of tid, which has one (perfctr_thr_tracked()).  IRQs off. */
+static noinline struct perfctr_thread *perfctr_thread_find(int tid)
 {
 	struct perfctr_thr_seg *g;
 	int s;
 
+	return perfctr_thr_find(tid, &g, &s);
+}
+
+/* The record of tid, a thread switching here, if it has one: most have
+ * none, and pay the bit test inline.  IRQs off. */
+static __always_inline struct perfctr_thread *perfctr_thread_lookup(int tid)
+{
 	if (tid <= 0 || !perfctr_thr_tracked(tid))
 		return NULL;
-	return perfctr_thr_find(tid, &g, &s);
+	return perfctr_thread_find(tid);
 }
 
 static struct perfctr_thread_half *perfctr_thread_now(struct perfctr_thread *t)
@@ -99,7 +124,7 @@ static struct perfctr_thread_half *perfctr_thread_now(struct perfctr_thread *t)
 }
 
 /* Counter slot k's count on this CPU, or PERFCTR_NO_START.  IRQs off. */
-static u64 perfctr_thread_count(unsigned int k)
+static __always_inline u64 perfctr_thread_count(unsigned int k)
 {
 	u64 v;
 
@@ -160,7 +185,7 @@ static void perfctr_thread_first(struct perfctr_thread *t, int tid)
 	struct perfctr_thread_half *h;
 
 	barrier();	/* the half was written before cur, on this CPU */
-	if (pc->thr_in[c].tid != tid) {
+	if (!PERFCTR_THREAD_NOTE || pc->thr_in[c].tid != tid) {
 		perfctr_thread_in(t);
 		return;
 	}
@@ -229,65 +254,89 @@ static void perfctr_on_switch(void *data, bool preempt,
 			      )
 {
 	struct perfctr_thread *op, *np;
+	struct perfctr_cpu *pc;
 
 	if (unlikely(!READ_ONCE(perfctr_cpus)))
 		return;
-	perfctr_thread_note_out();
+	pc = this_cpu_ptr(perfctr_cpus);
+	if (PERFCTR_THREAD_NOTE)
+		perfctr_thread_note_out();
 	/* no record: the script has not read the thread */
-	op = perfctr_thread_remembered(prev->pid);
+	op = perfctr_thread_remembered(pc, prev->pid);
 	if (!op)
 		op = perfctr_thread_lookup(prev->pid);
 	np = perfctr_thread_lookup(next->pid);
 	if (op || np)
 		perfctr_thread_switch(op, np);
-	if (!np && next->pid)
+	if (PERFCTR_THREAD_NOTE && !np && next->pid)
 		perfctr_thread_note_in(next->pid);
-	perfctr_thread_remember(np);
+	perfctr_thread_remember(pc, np);
 	if (op && perfctr_task_dead(prev))	/* its last switch */
 		perfctr_thr_give_back(prev->pid);
 }
 
 /*
- * The current thread's count of .thread counter idx.  Any probe context,
- * NMI included.  Returns 0, -ENOSPC (no room for the thread), -ESRCH (an
- * idle task: not a thread anyone counts), -EIO (its counter could not be
- * read at its switch-in, or cannot be now).
+ * The current thread's record when this CPU does not remember it: its
+ * first read since its switch-in here (looked up), or its first read at
+ * all (claimed).  IRQs off, any context.  NULL, with *rc, when it has
+ * none: -ENOSPC (no room for it), -ESRCH (an idle task: not a thread
+ * anyone counts), -EIO (in its last switch, without one).
  */
-static int perfctr_read_thread(unsigned int idx, u64 *val)
+static noinline struct perfctr_thread *perfctr_thread_current(int *rc)
 {
-	unsigned int k = perfctr_requests[idx].tslot;
+	int tid = current->pid, fresh = 0;
+	bool dead = perfctr_task_dead(current);
+	struct perfctr_thread *t;
+
+	/* a thread in its last switch makes no new record */
+	t = dead ? perfctr_thread_lookup(tid) : perfctr_thr_claim(tid, &fresh);
+	if (!t) {
+		*rc = !tid ? -ESRCH : dead ? -EIO : -ENOSPC;
+		return NULL;
+	}
+	if (fresh) {
+		PERFCTR_RACE(THREAD_NEW);
+		perfctr_thread_first(t, tid);
+	}
+	perfctr_thread_remember(this_cpu_ptr(perfctr_cpus), t);
+	return t;
+}
+
+/*
+ * The current thread's count of .thread counter idx.  Any probe context,
+ * NMI included.  Inline: the read is the record this CPU remembers, one
+ * compare of its tid, its half and this CPU's counter idx (with a
+ * constant idx, its slot k is a constant too).  Returns 0, -ENOSPC,
+ * -ESRCH, -EIO (as perfctr_thread_current(); or its counter could not
+ * be read at its switch-in, or cannot be now).
+ */
+static __always_inline int perfctr_read_thread(unsigned int idx, u64 *val)
+{
+	const unsigned int k = perfctr_requests[idx].tslot;
 	const struct perfctr_thread_half *h;
+	const struct perfctr_cpu *pc;
 	struct perfctr_thread *t;
 	unsigned long flags;
-	int fresh = 0, rc = 0;
-	u64 v = 0;
+	int rc = 0;
+	u64 v;
 
 	if (unlikely(!READ_ONCE(perfctr_cpus)))
 		return -ENODEV;
 	local_irq_save(flags);
-	t = perfctr_thread_remembered(current->pid);
-	if (!t) {
-		/* a thread in its last switch makes no new record */
-		t = perfctr_task_dead(current) ?
-		    perfctr_thread_lookup(current->pid) :
-		    perfctr_thr_claim(current->pid, &fresh);
-		if (t && fresh) {	/* first read: from its switch-in */
-			PERFCTR_RACE(THREAD_NEW);
-			perfctr_thread_first(t, current->pid);
-		}
-		if (t)
-			perfctr_thread_remember(t);
+	pc = this_cpu_ptr(perfctr_cpus);
+	t = perfctr_thread_remembered(pc, current->pid);
+	if (unlikely(!t))
+		t = perfctr_thread_current(&rc);
+	if (likely(t)) {
+		h = perfctr_thread_now(t);
+		if (!h->on)
+			*val = h->acc[k];	/* inside its own switch-out */
+		else if (h->start[k] == PERFCTR_NO_START ||
+			 perfctr_read_on(pc, idx, &v))
+			rc = -EIO;
+		else
+			*val = h->acc[k] + v - h->start[k];
 	}
-	if (!t)
-		rc = !current->pid ? -ESRCH :
-		     perfctr_task_dead(current) ? -EIO : -ENOSPC;
-	else if (!(h = perfctr_thread_now(t))->on)
-		*val = h->acc[k];	/* inside its own switch-out */
-	else if (h->start[k] == PERFCTR_NO_START ||
-		 perfctr_read_here(idx, &v))
-		rc = -EIO;
-	else
-		*val = h->acc[k] + v - h->start[k];
 	local_irq_restore(flags);
 	return rc;
 }

@@ -131,17 +131,16 @@ static __always_inline bool perfctr_thr_tracked(int tid)
 	       test_bit(tid, perfctr_thr_has);
 }
 
-/* tid's record (*g, *s: where), NULL if it has none.  Any context. */
-static struct perfctr_thread *perfctr_thr_find(int tid,
-					       struct perfctr_thr_seg **g,
-					       int *s)
+/* tid's record (*g, *s: where), NULL if it has none.  Any context;
+ * tid > 0.  Inline, so that *g and *s are its callers' registers. */
+static __always_inline struct perfctr_thread *
+perfctr_thr_find(int tid, struct perfctr_thr_seg **g, int *s)
 {
 	unsigned int i, n = smp_load_acquire(&perfctr_thr_nseg);
-	int fresh;
 
 	for (i = 0; i < n; i++) {
 		*g = &perfctr_thr_seg[i];
-		*s = perfctr_tidmap_get(&(*g)->ids, tid, 0, &fresh);
+		*s = perfctr_tidmap_scan(&(*g)->ids, tid, NULL);
 		if (*s >= 0)
 			return &(*g)->rec[*s];
 	}
@@ -181,8 +180,9 @@ static struct perfctr_thread *perfctr_thr_claim(int tid, int *fresh)
 }
 
 /* tid's last switch: its record is zeroed while no one can find it (its
- * id held, its tid no longer its own), then free.  IRQs off. */
-static void perfctr_thr_give_back(int tid)
+ * id held, its tid no longer its own), then free.  IRQs off; out of
+ * line, out of the way of every other switch. */
+static noinline void perfctr_thr_give_back(int tid)
 {
 	struct perfctr_thr_seg *g;
 	struct perfctr_thread *t;

@@ -39,26 +39,35 @@ static void perfctr_tidmap_free(struct perfctr_tidmap *m)
 	m->size = 0;
 }
 
-/* tid's slot, or -1; *free gets the first slot a new record could take. */
-static int perfctr_tidmap_scan(const struct perfctr_tidmap *m, int tid,
-			       int *free)
+/*
+ * tid's slot, or -1; *free, unless free is NULL (a lookup only: the
+ * switches and reads, inline), gets the first slot a new record could
+ * take.  Open addressing from tid's hash, one slot after another.
+ */
+static __always_inline int perfctr_tidmap_scan(const struct perfctr_tidmap *m,
+					       int tid, int *free)
 {
-	u32 h = (u32)tid * 2654435761u, i;
+	unsigned int i, s, size = m->size;
 
-	*free = -1;
-	for (i = 0; i < PERFCTR_TIDMAP_PROBES && i < m->size; i++) {
-		unsigned int s = (h + i) % m->size;
+	if (free)
+		*free = -1;
+	if (!size)
+		return -1;
+	s = ((u32)tid * 2654435761u) % size;
+	for (i = 0; i < PERFCTR_TIDMAP_PROBES && i < size; i++) {
 		int cur = READ_ONCE(m->tid[s]);
 
 		if (cur == tid)
 			return s;
-		if (cur == PERFCTR_TID_GONE && *free < 0)
+		if (free && cur == PERFCTR_TID_GONE && *free < 0)
 			*free = s;
 		if (cur == PERFCTR_TID_FREE) {
-			if (*free < 0)
+			if (free && *free < 0)
 				*free = s;
 			break;
 		}
+		if (++s == size)
+			s = 0;
 	}
 	return -1;
 }

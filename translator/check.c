@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* check.c - counter reads against counter declarations. */
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -602,7 +603,7 @@ static void payload_closure(struct model *m)
 			unsigned int *to;
 
 			f = find_fn(m, c->name);
-			if (!f || !f->payload)
+			if (!f || !f->payload || (!c->fn && !c->clause))
 				continue;
 			to = c->fn ? &m->fns[c->fn - 1].payload :
 			     &m->counters[c->clause - 1].payload;
@@ -612,6 +613,121 @@ static void payload_closure(struct model *m)
 			}
 		}
 	}
+}
+
+/*
+ * The probe points that run in the thread a context switch takes out,
+ * before the runtime's sched_switch hook moves its .thread record on:
+ * stap's sched_switch tracepoint and its tapset's aliases of it.
+ */
+static const char *const switch_points[] = {
+	"kernel.trace(\"sched_switch\")",
+	"kernel.trace(\"sched:sched_switch\")",
+	"scheduler.cpu_off",
+	"scheduler.ctxswitch",
+};
+
+/* Does a point of the script, a pattern with stap's wildcards, match one
+ * of the NUL-separated names in list (len bytes)? */
+static int point_names(const char *point, const char *list, size_t len)
+{
+	const char *p;
+
+	for (p = list; p && p < list + len; p += strlen(p) + 1)
+		if (!fnmatch(point, p, 0))
+			return 1;
+	return 0;
+}
+
+/* Does any point of s run at a context switch: one of switch_points[],
+ * or an alias defined on one? */
+static int stmt_at_switch(const struct model *m, const struct probe_stmt *s)
+{
+	const char *p;
+	size_t i;
+
+	for (p = s->points; p && p < s->points + s->points_len;
+	     p += strlen(p) + 1) {
+		for (i = 0; i < sizeof(switch_points) / sizeof(switch_points[0]);
+		     i++)
+			if (!fnmatch(p, switch_points[i], 0))
+				return 1;
+		for (i = 0; i < m->nstmts; i++)
+			if (m->stmts[i].at_switch &&
+			    point_names(p, m->stmts[i].names,
+					m->stmts[i].names_len))
+				return 1;
+	}
+	return 0;
+}
+
+/* Is the caller of c, a probe or a function, at a context switch? */
+static int call_at_switch(const struct model *m, const struct script_call *c)
+{
+	return (c->stmt && m->stmts[c->stmt - 1].at_switch) ||
+	       (c->fn && m->fns[c->fn - 1].at_switch);
+}
+
+/* Marks the probes that run at a context switch and the functions they
+ * call, to a fixed point (aliases and calls in any order). */
+static void switch_closure(struct model *m)
+{
+	size_t i, j;
+	int changed = 1;
+
+	while (changed) {
+		changed = 0;
+		for (i = 0; i < m->nstmts; i++)
+			if (!m->stmts[i].at_switch &&
+			    stmt_at_switch(m, &m->stmts[i])) {
+				m->stmts[i].at_switch = 1;
+				changed = 1;
+			}
+		for (i = 0; i < m->ncalls; i++) {
+			if (!call_at_switch(m, &m->calls[i]))
+				continue;
+			for (j = 0; j < m->nfns; j++)	/* every arity */
+				if (!m->fns[j].at_switch &&
+				    !strcmp(m->fns[j].name, m->calls[i].name)) {
+					m->fns[j].at_switch = 1;
+					changed = 1;
+				}
+		}
+	}
+}
+
+/*
+ * May the script read a .thread counter at a context switch, in the
+ * outgoing thread?  A read of one there, a read by an id known only
+ * when it runs there, or a macro's read anywhere in a script that has
+ * such a probe.  Then a thread's first read counts from its switch-in
+ * (the runtime notes it at each switch), so that a script that charges
+ * threads at their switch-outs counts a thread's first stretch whole.
+ */
+static int thread_switch_reads(struct model *m)
+{
+	int threads = 0, switches = 0;
+	size_t i;
+
+	for (i = 0; i < m->ncounters; i++)
+		threads |= counter__readable(&m->counters[i]) &&
+			   m->counters[i].scope == PERFCTR_SCOPE_THREAD;
+	if (!threads)
+		return 0;
+	switch_closure(m);
+	for (i = 0; i < m->nreads; i++) {
+		const struct counter_read *r = &m->reads[i];
+
+		if (!(r->stmt && m->stmts[r->stmt - 1].at_switch) &&
+		    !(r->fn && m->fns[r->fn - 1].at_switch))
+			continue;
+		if (r->dynamic || (r->counter && m->counters[r->counter - 1]
+				   .scope == PERFCTR_SCOPE_THREAD))
+			return 1;
+	}
+	for (i = 0; i < m->nstmts; i++)
+		switches |= m->stmts[i].at_switch;
+	return m->macro_reads && switches;
 }
 
 /* How to count only the target, where the script could and did not say:
@@ -684,6 +800,7 @@ int check__run(struct model *m, struct diag *d)
 			m->counters[i].used = 1;
 	errors += check_groups(m, d, errors);
 	errors += check_topdown_dynamic(m, d);
+	m->thread_switch_reads = thread_switch_reads(m);
 	for (i = 0; i < m->ncounters; i++) {
 		struct counter *c = &m->counters[i];
 

@@ -363,6 +363,8 @@ static void emit_scopes(struct strbuf *sb, const struct model *m)
 	if (last)
 		strbuf__printf(sb, "#define PERFCTR_NTHREAD %u\n",
 			       scope_slot(m, last) + 1);
+	if (last && m->thread_switch_reads)
+		strbuf__printf(sb, "#define PERFCTR_THREAD_SWITCH_READS 1\n");
 	if (last_cg)
 		strbuf__printf(sb, "#define PERFCTR_NCGROUP %u\n",
 			       scope_slot(m, last_cg) + 1);

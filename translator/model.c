@@ -147,6 +147,13 @@ void model__init(struct model *m, char *const *args, int nargs)
 
 void model__free(struct model *m)
 {
+	size_t i;
+
+	for (i = 0; i < m->nstmts; i++) {
+		free(m->stmts[i].points);
+		free(m->stmts[i].names);
+	}
+	free(m->stmts);
 	free(m->counters);
 	free(m->reads);
 	free(m->fns);
@@ -197,6 +204,13 @@ struct script_call *model__add_call(struct model *m)
 	m->calls = grow(m->calls, &m->ncalls, &m->calls_cap,
 			sizeof(*m->calls));
 	return &m->calls[m->ncalls - 1];
+}
+
+struct probe_stmt *model__add_stmt(struct model *m)
+{
+	m->stmts = grow(m->stmts, &m->nstmts, &m->stmts_cap,
+			sizeof(*m->stmts));
+	return &m->stmts[m->nstmts - 1];
 }
 
 struct counter *model__find(const struct model *m, const char *id)

@@ -157,6 +157,8 @@ struct counter_read {
 					 * whose body it is in, or 0 */
 	unsigned int fn;		/* 1 + index in functions of the
 					 * function it is in, or 0 */
+	unsigned int stmt;		/* 1 + index in stmts of the probe
+					 * it is in, or 0 */
 };
 
 /* A function a script or tapset defines, and what its body reads of a
@@ -164,15 +166,32 @@ struct counter_read {
 struct script_fn {
 	char name[PERFCTR_ID_MAX];
 	unsigned int payload;
+	int at_switch;			/* a probe_stmt at_switch calls it,
+					 * or a function that is */
 };
 
-/* A call in a function's or a sampling clause's body, by name: how a
- * sample's payload reaches the clause whose body calls a function that
- * reads it. */
+/* A call in a function's, a sampling clause's or a probe's body, by
+ * name: how a sample's payload reaches the clause whose body calls a
+ * function that reads it, and a context switch the functions a
+ * sched_switch probe calls. */
 struct script_call {
 	unsigned int fn;		/* 1 + caller in functions, or 0 */
 	unsigned int clause;		/* 1 + calling clause, or 0 */
+	unsigned int stmt;		/* 1 + calling probe in stmts, or 0 */
 	char name[PERFCTR_ID_MAX];
+};
+
+/* A probe statement other than a perfctr clause: its probe points as
+ * written (each one's tokens joined, without a '?' or '!' after it),
+ * and for an alias the names it defines (before its '='), each list
+ * NUL-separated; whether its body runs in the thread a context switch
+ * takes out, before the runtime's sched_switch hook (check.c). */
+struct probe_stmt {
+	char *points;
+	size_t points_len;
+	char *names;
+	size_t names_len;
+	int at_switch;
 };
 
 struct model {
@@ -190,6 +209,11 @@ struct model {
 	size_t nfns, fns_cap;
 	struct script_call *calls;
 	size_t ncalls, calls_cap;
+	struct probe_stmt *stmts;
+	size_t nstmts, stmts_cap;
+	int macro_reads;		/* @perfctr(@param) in a macro body */
+	int thread_switch_reads;	/* a .thread counter may be read at a
+					 * context switch (check.c) */
 	unsigned int decoders;		/* 1 << index in decoder_fns: called */
 	unsigned int dec_user_defined;	/* ... defined by the script */
 	unsigned int pl_user_defined;	/* 1 << PERFCTR_PV_*: the script's
@@ -239,6 +263,7 @@ int model__decoder_fn(const char *name, size_t len);
 int model__uses_payload(const struct model *m);
 struct script_fn *model__add_fn(struct model *m);
 struct script_call *model__add_call(struct model *m);
+struct probe_stmt *model__add_stmt(struct model *m);
 /* The tapset_fns index of a function name, or -1. */
 int model__tapset_fn(const char *name, size_t len);
 /* True when the scripts call the static tapset's own functions: stap

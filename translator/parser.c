@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "parser_state.h"
+#include "strbuf.h"
 
 /* Error recovery: skip to the end of the current probe statement. */
 static void skip_statement(struct parser *ps)
@@ -57,8 +58,10 @@ static unsigned int probe_kind(struct parser *ps)
 	return PROBE_OTHER;
 }
 
-/* Any other probe point: skip it, parentheses balanced. */
-static void skip_point(struct parser *ps)
+/* Any other probe point: skip it, parentheses balanced, and add its
+ * tokens to text, joined, NUL-terminated (a '?' or '!' after it, which
+ * only says what to do when it is not found, left out). */
+static void skip_point(struct parser *ps, struct strbuf *text)
 {
 	int parens = 0;
 
@@ -67,8 +70,26 @@ static void skip_point(struct parser *ps)
 			parens++;
 		else if (is_op(ps, ")") && parens)
 			parens--;
+		if (parens || !(is_op(ps, "?") || is_op(ps, "!")))
+			strbuf__add(text, ps->src->text + ps->t.off, ps->t.len);
 		next(ps);
 	}
+	strbuf__add(text, "", 1);
+}
+
+/* A probe statement's body is about to be scanned: keep its points (and
+ * an alias's names), for check.c to tell whether it runs at a context
+ * switch.  Takes the buffers. */
+static void add_stmt(struct parser *ps, struct strbuf *points,
+		     struct strbuf *names)
+{
+	struct probe_stmt *s = model__add_stmt(ps->m);
+
+	s->points = points->buf;
+	s->points_len = points->len;
+	s->names = names->buf;
+	s->names_len = names->len;
+	ps->stmt = ps->m->nstmts;
 }
 
 static int starts_perfctr_point(struct parser *ps)
@@ -219,6 +240,7 @@ static int sampling_statement(struct parser *ps, struct counter *c,
 static void probe_statement(struct parser *ps)
 {
 	struct token probe_tok = ps->t, point_tok = ps->t;
+	struct strbuf points = { 0 }, names = { 0 };
 	struct counter cs[MAX_POINTS];
 	int nperf = 0, nother = 0, alias = 0;
 
@@ -226,6 +248,7 @@ static void probe_statement(struct parser *ps)
 	ps->probes = 0;
 	ps->sampling = 0;
 	ps->fn = 0;
+	ps->stmt = 0;
 	next(ps);
 	for (;;) {
 		if (starts_perfctr_point(ps)) {
@@ -241,17 +264,24 @@ static void probe_statement(struct parser *ps)
 		} else {
 			nother++;
 			ps->probes |= probe_kind(ps);
-			skip_point(ps);
+			skip_point(ps, &points);
 		}
 		if (is_op(ps, "=") || is_op(ps, "+=")) {
 			alias = 1;
 			ps->probes = 0;	/* the body runs in what follows */
+			strbuf__free(&names);
+			names = points;	/* what came before names the alias */
+			memset(&points, 0, sizeof(points));
 		} else if (!is_op(ps, ","))
 			break;
 		next(ps);
 	}
-	if (!nperf)
+	if (!nperf) {
+		add_stmt(ps, &points, &names);
 		return;
+	}
+	strbuf__free(&points);
+	strbuf__free(&names);
 	if (ps->src->origin == SRC_TAPSET) {
 		error_at(ps, &probe_tok, "perfctr probes belong in the "
 			 "script: a tapset may call cpu_cycles() and kin, and "
@@ -295,6 +325,8 @@ static struct counter_read *add_read(struct parser *ps,
 	r->name = r->where = *name;
 	r->kind = kind;
 	r->probes = ps->probes;
+	r->fn = ps->fn;
+	r->stmt = ps->stmt;
 	return r;
 }
 
@@ -331,6 +363,7 @@ static void read_macro(struct parser *ps)
 		record_read(ps, &name, &ps->t, READ_MACRO);
 	} else if (ps->t.kind == TK_AT && in_macro_body(ps)) {
 		ps->m->dynamic_reads = 1;
+		ps->m->macro_reads = 1;
 	} else {
 		parse_error(ps, "expected a counter id: @perfctr(\"ID\")");
 	}
@@ -441,18 +474,19 @@ static void payload_call(struct parser *ps, int pv)
 	r = add_read(ps, &name, READ_FN_READ);
 	r->payload_fn = pv + 1;
 	r->clause = ps->sampling;
-	r->fn = ps->fn;
 	snprintf(r->id, sizeof(r->id), "%s", d->fn);
 }
 
-/* A call in a function's or a sampling clause's body: an edge of the
- * graph a payload travels up (check.c). */
+/* A call in a function's, a sampling clause's or a probe's body: an edge
+ * of the graph a payload travels up, and a context switch down
+ * (check.c). */
 static void record_call(struct parser *ps)
 {
 	struct script_call *c = model__add_call(ps->m);
 
 	c->fn = ps->fn;
 	c->clause = ps->sampling;
+	c->stmt = ps->stmt;
 	snprintf(c->name, sizeof(c->name), "%.*s", (int)ps->t.len,
 		 ps->src->text + ps->t.off);
 }
@@ -552,6 +586,7 @@ static void function_definition(struct parser *ps)
 	ps->probes = 0;		/* called from anywhere */
 	ps->sampling = 0;
 	ps->fn = 0;
+	ps->stmt = 0;
 	if (pv >= 0 && ps->src->origin != SRC_TAPSET)
 		ps->m->pl_user_defined |= 1u << pv;
 	if (dec >= 0 && ps->src->origin != SRC_TAPSET)
@@ -604,7 +639,8 @@ static void scan_token(struct parser *ps)
 	else if (decoder_fn_at(ps, &ps->t) >= 0 &&
 		 token__is(ps->src, peek(ps), TK_OPERATOR, "("))
 		ps->m->decoders |= 1u << decoder_fn_at(ps, &ps->t);
-	else if (k == TK_IDENT && ps->depth > 0 && (ps->fn || ps->sampling) &&
+	else if (k == TK_IDENT && ps->depth > 0 &&
+		 (ps->fn || ps->sampling || ps->stmt) &&
 		 token__is(ps->src, peek(ps), TK_OPERATOR, "("))
 		record_call(ps);
 	else if (is(ps, TK_AT, "@perfctr"))

@@ -39,6 +39,8 @@ struct parser {
 				 * being scanned, or 0 */
 	unsigned int fn;	/* 1 + the function (model's fns) whose body
 				 * is being scanned, or 0 */
+	unsigned int stmt;	/* 1 + the probe statement (model's stmts)
+				 * whose body is being scanned, or 0 */
 };
 
 /* ---------------------------------------------------------------- tokens */

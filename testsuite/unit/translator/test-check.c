@@ -165,6 +165,79 @@ static void read_probes(void)
 	}
 }
 
+/* ------------------------------------- .thread reads at context switches */
+
+/* A thread's first .thread read counts from its switch-in only where the
+ * script may read a .thread counter in a probe that runs at a context
+ * switch (or a function one calls): the runtime notes switch-ins then. */
+static void switch_reads(void)
+{
+	static const char thr[] =
+		"probe perfctr.event(\"instructions\").thread.counter(\"t\") {}\n"
+		"probe perfctr.event(\"instructions\").counter(\"c\") {}\n";
+	static const struct {
+		const char *text;
+		int want;
+	} cases[] = {
+		{ "probe kernel.trace(\"sched_switch\") { x = @perfctr(\"t\") }", 1 },
+		{ "probe kernel.trace(\"sched:sched_switch\") { x = perfctr_read(\"t\") }", 1 },
+		{ "probe scheduler.cpu_off { x = @perfctr(\"t\") }", 1 },
+		{ "probe scheduler.ctxswitch? { x = perfctr_delta(\"t\", 0, 0) }", 1 },
+		{ "probe kernel.trace(\"sched_*\") { x = @perfctr(\"t\") }", 1 },
+		{ "probe scheduler.* { x = @perfctr(\"t\") }", 1 },
+		{ "probe timer.s(1), kernel.trace(\"sched_switch\") !"
+		  " { x = @perfctr(\"t\") }", 1 },
+		{ "probe kernel.trace(\"sched_switch\") { x = @perfctr(\"c\") }\n"
+		  "probe kprobe.function(\"f\") { y = @perfctr(\"t\") }", 0 },
+		{ "probe scheduler.cpu_on { x = @perfctr(\"t\") }", 0 },
+		{ "probe kernel.trace(\"sched_wakeup\") { x = @perfctr(\"t\") }", 0 },
+		{ "function g() { return @perfctr(\"t\") }\n"
+		  "function f() { return g() }\n"
+		  "probe kernel.trace(\"sched_switch\") { if (tid()) x = f() }", 1 },
+		{ "probe kernel.trace(\"sched_switch\") { x = f() }\n"
+		  "function f() { return @perfctr(\"t\") }", 1 },
+		{ "function f() { return @perfctr(\"t\") }\n"
+		  "probe kprobe.function(\"f\") { x = f() }\n"
+		  "probe kernel.trace(\"sched_switch\") { y = @perfctr(\"c\") }", 0 },
+		{ "probe my_off { x = @perfctr(\"t\") }\n"
+		  "probe my_off = my_sw { }\n"
+		  "probe my_sw = kernel.trace(\"sched_switch\") { }", 1 },
+		{ "probe my_on = scheduler.cpu_on { }\n"
+		  "probe my_on { x = @perfctr(\"t\") }", 0 },
+		{ "probe kernel.trace(\"sched_switch\") { x = thread_instructions() }", 1 },
+		{ "probe kernel.trace(\"sched_switch\") { x = perfctr_read(id) }\n"
+		  "probe kprobe.function(\"f\") { y = @perfctr(\"t\") }", 1 },
+		{ "probe kprobe.function(\"f\") { x = perfctr_read(id) + @perfctr(\"t\") }\n"
+		  "probe kernel.trace(\"sched_switch\") { y = @perfctr(\"c\") }", 0 },
+		{ "@define rd(id) %( @perfctr(@id) %)\n"
+		  "probe kernel.trace(\"sched_switch\") { x = @rd(\"c\") }", 1 },
+	};
+	struct emit_opts opts = { "/rt", "0123456789abcdef", "stapdev" };
+	char text[1024], name[512], *nl;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct generated gen;
+		struct run r;
+
+		snprintf(text, sizeof(text), "%s%s\n", thr, cases[i].text);
+		snprintf(name, sizeof(name), "%s", cases[i].text);
+		while ((nl = strchr(name, '\n')))	/* one TAP line */
+			*nl = ' ';
+		run(&r, text, 0);
+		ok(!r.errors && r.m.thread_switch_reads == cases[i].want,
+		   "%s at a switch: %s", cases[i].want ? "a .thread read" :
+		   "no .thread read", name);
+		if (!r.errors && !emit__generate(&r.m, &opts, &gen)) {
+			is_int(!!strstr(gen.stp.buf, "#define "
+					"PERFCTR_THREAD_SWITCH_READS 1\n"),
+			       cases[i].want, "  and the runtime is told so");
+			emit__free(&gen);
+		}
+		done(&r);
+	}
+}
+
 /* ---------------------------------------- reads a scope cannot answer */
 
 struct scope_case {
@@ -806,6 +879,7 @@ int main(void)
 	default_scopes();
 	thread_event_fns();
 	read_probes();
+	switch_reads();
 	read_scopes();
 	cgroups();
 	sockets();
