@@ -29,24 +29,15 @@ helper_perfctr_stapsh_CPPFLAGS = $(AM_CPPFLAGS) \
 
 # `stap --remote ssh://HOST` runs the first `stapsh` in the remote PATH:
 # ours, where our bindir comes first (ssh's default PATH has /usr/local/bin
-# before /usr/bin).  Never over another stapsh, nor beside the real stap
-# (a distribution package: its stapsh link goes with its stap link).
+# before /usr/bin); scripts/install-link's rules, as for `stap`.
 install-exec-hook: install-stapsh-link
 install-stapsh-link:
-	@t='$(DESTDIR)$(bindir)/stapsh'; \
-	if test -e "$$t" && test "$$(readlink "$$t")" != perfctr-stapsh; then \
-	  echo "NOTE: $$t exists and is not perfctr-stapsh's link:" \
-	       "not installing the stapsh link." >&2; \
-	elif test "$$(readlink -f '$(bindir)/stap')" = '$(REAL_STAP)'; then \
-	  echo "NOTE: $(bindir) holds the real stap: not installing the stapsh" \
-	       "link (a package links it in its own bin)." >&2; \
-	else \
-	  rm -f "$$t" && $(LN_S) perfctr-stapsh "$$t"; \
-	fi
+	@$(SHELL) $(top_srcdir)/scripts/install-link '$(DESTDIR)$(bindir)' \
+	  '$(bindir)' '$(REAL_STAP)' stapsh perfctr-stapsh
 uninstall-local: uninstall-stapsh-link
 uninstall-stapsh-link:
-	@t='$(DESTDIR)$(bindir)/stapsh'; \
-	if test "$$(readlink "$$t" 2>/dev/null)" = perfctr-stapsh; then rm -f "$$t"; fi
+	@$(SHELL) $(top_srcdir)/scripts/install-link --remove \
+	  '$(DESTDIR)$(bindir)' stapsh perfctr-stapsh
 .PHONY: install-stapsh-link uninstall-stapsh-link
 
 EXTRA_DIST += helper/README.md

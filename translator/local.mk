@@ -34,27 +34,19 @@ translator_stap_perfctr_CPPFLAGS = $(AM_CPPFLAGS) \
 # run, and perfctr-run answers --dump-counters and -l for it.
 translator_stap_perfctr_LDADD = translator/libtranslator.a helper/libperfctr.a
 
-# Our `stap`, for users who put our bindir first in PATH.  Never over the
-# real one: when bindir/stap exists and is not our link, or bindir is where
-# the real stap lives (a package staged with DESTDIR), install no link and
-# say so; stap-perfctr works the same by its own name.
+# Our `stap`, for users who put our bindir first in PATH (never over the
+# real one: scripts/install-link); stap-perfctr works the same by its own
+# name.
 install-exec-hook: install-stap-link
 install-stap-link:
-	@t='$(DESTDIR)$(bindir)/stap'; \
-	if test -e "$$t" && test "$$(readlink "$$t")" != stap-perfctr; then \
-	  echo "NOTE: $$t exists and is not stap-perfctr's link (the real stap?):" \
-	       "not installing the stap link; run stap-perfctr by name." >&2; \
-	elif test "$$(readlink -f '$(bindir)/stap')" = '$(REAL_STAP)'; then \
-	  echo "NOTE: $(bindir) holds the real stap: not installing the stap link;" \
-	       "run stap-perfctr by name." >&2; \
-	else \
-	  rm -f "$$t" && $(LN_S) stap-perfctr "$$t"; \
-	fi
+	@$(SHELL) $(top_srcdir)/scripts/install-link '$(DESTDIR)$(bindir)' \
+	  '$(bindir)' '$(REAL_STAP)' stap stap-perfctr
 uninstall-local: uninstall-stap-link
 uninstall-stap-link:
-	@t='$(DESTDIR)$(bindir)/stap'; \
-	if test "$$(readlink "$$t" 2>/dev/null)" = stap-perfctr; then rm -f "$$t"; fi
+	@$(SHELL) $(top_srcdir)/scripts/install-link --remove \
+	  '$(DESTDIR)$(bindir)' stap stap-perfctr
 .PHONY: install-stap-link uninstall-stap-link
+EXTRA_DIST += scripts/install-link
 
 # Unit tests (testsuite/unit/translator): TAP programs.
 translator_tests = testsuite/unit/translator/test-lexer \
