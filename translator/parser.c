@@ -309,6 +309,8 @@ static void probe_statement(struct parser *ps)
 	next(ps);
 	return;
 fail:
+	strbuf__free(&points);	/* a point that failed inside the loop */
+	strbuf__free(&names);
 	skip_statement(ps);
 }
 

@@ -212,7 +212,7 @@ static void switch_reads(void)
 		{ "@define rd(id) %( @perfctr(@id) %)\n"
 		  "probe kernel.trace(\"sched_switch\") { x = @rd(\"c\") }", 1 },
 	};
-	struct emit_opts opts = { "/rt", "0123456789abcdef", "stapdev" };
+	struct emit_opts opts = { &fake_runtime, "0123456789abcdef", "stapdev" };
 	char text[1024], name[512], *nl;
 	size_t i;
 
