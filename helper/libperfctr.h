@@ -36,6 +36,8 @@ enum perfctr_gh {
 #define PERFCTR_NAME_MAX 256
 #define PERFCTR_ID_MAX   64
 #define PERFCTR_SRC_MAX  512
+/* A CPU list as perfctr-run carries it ("0-3,8"), with its NUL. */
+#define PERFCTR_CPU_LIST_MAX 128
 #define PERFCTR_REQ_MAX  512	/* counters one module may declare */
 
 /* An event name split into its base and perf-style modifiers:
@@ -79,6 +81,8 @@ struct perfctr_request {
 	unsigned int payload;		/* a sampling clause's payload: what
 					 * its body reads of each sample
 					 * (PERFCTR_PL_*, perfctr_payload.h) */
+	char cpus[PERFCTR_CPU_LIST_MAX];	/* .cpus("LIST"): a CPU list
+						 * or a core PMU's name; "" */
 };
 
 /* A group: its counters are one perf event group, led by the one with
@@ -101,7 +105,7 @@ enum perfctr_scope {
 };
 
 /* Longest perfctr_req value, with every byte of the strings escaped. */
-#define PERFCTR_REQ_FMT_MAX 2560
+#define PERFCTR_REQ_FMT_MAX 2944
 
 /* Writes the value of a perfctr_req entry (after "perfctr_req=").
  * Returns its length, or -ENOSPC; -EINVAL for an empty id or event or a
@@ -453,7 +457,6 @@ int perfctr_topology__check(const struct perfctr_topology *t,
  * PERFCTR_CPU_RANGES (runtime/perfctr.h). */
 #define PERFCTR_CORE_PMUS_MAX 4
 #define PERFCTR_CPU_RANGES_MAX 8
-#define PERFCTR_CPU_LIST_MAX 128
 
 /* A counter's encoding on one core PMU's CPUs (a "cIDX" record). */
 struct perfctr_core_enc {
