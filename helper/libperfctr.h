@@ -472,14 +472,28 @@ struct perfctr_core_enc {
  * PERF_TYPE_RAW): the generic event with the PMU's type in config bits
  * 32-63, as perf opens it.  Arm (no PMU has type 4): the PMU's own type
  * and the event number of its sysfs alias (cycles: events/cpu_cycles);
- * cache events there are left to the kernel (0).  Returns how many (at
- * most PERFCTR_CORE_PMUS_MAX) in out, 0 when one encoding serves every
- * CPU, or -EOPNOTSUPP with why in err. */
+ * cache events there are left to the kernel (0).  A counter with
+ * .cpus("LIST") gets records for the CPUs of its list only, on any
+ * machine: those encodings for the CPUs each core PMU has of the list,
+ * or its one encoding for the list.  Returns how many (at most
+ * PERFCTR_CORE_PMUS_MAX) in out, 0 when one encoding serves every CPU,
+ * or -EOPNOTSUPP (-EINVAL: the list, perfctr_topology__restrict) with
+ * why in err. */
 int perfctr_topology__core_encodings(const struct perfctr_topology *t,
 				     const struct perfctr_request *req,
 				     const struct perfctr_encoding *enc,
 				     struct perfctr_core_enc *out,
 				     char *err, size_t len);
+
+/* The CPUs of req's .cpus("LIST") on this machine: the CPUs of the
+ * list, or the `cpus` of the core PMU LIST names.  Returns how many,
+ * with their ids in *cpus (malloc'd, ascending); 0 (and NULL) when req
+ * has no .cpus; or -EINVAL with why in err: a CPU the machine lacks (not
+ * in SYSFS/devices/system/cpu/possible, else online), no core PMU of
+ * that name (with the nearest names), one that names no CPUs. */
+int perfctr_topology__restrict(const struct perfctr_topology *t,
+			       const struct perfctr_request *req, int **cpus,
+			       char *err, size_t len);
 
 /* The CPUs a .socket counter of enc is opened on: its PMU's cpumask,
  * one CPU a socket.  Returns how many, with their ids in *cpus
@@ -500,6 +514,10 @@ const char *perfctr_span__text(unsigned int span);
  * number of CPUs with their ids in *cpus (malloc'd, ascending), or
  * -EINVAL (malformed), -ENOMEM. */
 int perfctr_cpus__parse(const char *list, int **cpus);
+
+/* cpus[0..n) (ascending) as sysfs writes a list, "0-3,8", into buf.
+ * Returns the number of ranges, or -ENOSPC when it does not fit. */
+int perfctr_cpus__format(const int *cpus, int n, char *buf, size_t len);
 
 /* Reads SYSFS/devices/system/cpu/online ("0-3,5").  Returns the number
  * of CPUs with their ids in *cpus (malloc'd, ascending), or -ENOENT,
