@@ -498,6 +498,9 @@ const char *perfctr_span__text(unsigned int span);
  * -EINVAL (malformed), -ENOMEM. */
 int perfctr_cpus__parse(const char *list, int **cpus);
 
+/* Is cpu in the CPU list?  1, 0, or -EINVAL, -ENOMEM. */
+int perfctr_cpus__has(const char *list, int cpu);
+
 /* Reads SYSFS/devices/system/cpu/online ("0-3,5").  Returns the number
  * of CPUs with their ids in *cpus (malloc'd, ascending), or -ENOENT,
  * -EINVAL (malformed), -ENOMEM. */
