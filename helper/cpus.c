@@ -86,6 +86,16 @@ int perfctr_cpus__format(const int *cpus, int n, char *buf, size_t len)
 	return ranges;
 }
 
+int perfctr_cpus__has(const char *list, int cpu)
+{
+	int *cpus, n = perfctr_cpus__parse(list, &cpus), i, found = 0;
+
+	for (i = 0; i < n && !found; i++)
+		found = cpus[i] == cpu;
+	free(cpus);
+	return n < 0 ? n : found;
+}
+
 int perfctr_cpus__online(const char *sysfs_root, int **cpus)
 {
 	char buf[8192];

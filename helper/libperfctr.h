@@ -519,6 +519,9 @@ int perfctr_cpus__parse(const char *list, int **cpus);
  * Returns the number of ranges, or -ENOSPC when it does not fit. */
 int perfctr_cpus__format(const int *cpus, int n, char *buf, size_t len);
 
+/* Is cpu in the CPU list?  1, 0, or -EINVAL, -ENOMEM. */
+int perfctr_cpus__has(const char *list, int cpu);
+
 /* Reads SYSFS/devices/system/cpu/online ("0-3,5").  Returns the number
  * of CPUs with their ids in *cpus (malloc'd, ascending), or -ENOENT,
  * -EINVAL (malformed), -ENOMEM. */

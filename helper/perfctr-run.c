@@ -651,6 +651,19 @@ static int opened_on(const struct plan *p, unsigned int i, int cpu)
 	return 0;
 }
 
+/* Request i's encoding on cpu, as the module opens it there: on a hybrid
+ * machine its core PMU's, else its one. */
+static const struct perfctr_encoding *enc_on(const struct plan *p,
+					     unsigned int i, int cpu)
+{
+	int j;
+
+	for (j = 0; j < p->ncenc[i]; j++)
+		if (perfctr_cpus__has(p->cenc[i][j].cpus, cpu) > 0)
+			return &p->cenc[i][j].enc;
+	return &p->enc[i];
+}
+
 /* The set for one CPU: the good requests opened there, a group's with
  * its leader's place (the leader comes first: it has the lowest
  * index). */
@@ -665,7 +678,8 @@ static unsigned int trial_set(struct plan *p, int cpu)
 		    (grouped(p, i) && p->set_pos[p->leader[i]] < 0 &&
 		     p->leader[i] != i))
 			continue;
-		perfctr_trial__init(&p->set[k], &p->tab->reqs[i], &p->enc[i]);
+		perfctr_trial__init(&p->set[k], &p->tab->reqs[i],
+				    enc_on(p, i, cpu));
 		p->set_pos[i] = k;
 		if (grouped(p, i)) {
 			p->set[k].group = 1 + p->set_pos[p->leader[i]];

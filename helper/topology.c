@@ -327,36 +327,57 @@ static int two_in_a_socket(const struct perfctr_topology *t,
 	return ret;
 }
 
+/*
+ * Per task on a hybrid machine, a counter of a generic event is a task
+ * event per core PMU (perfctr_topology__core_encodings()), summed; x86
+ * takes generic hardware and cache events so (the PMU's type in
+ * config[63:32]), Arm generic hardware events (each cluster PMU's alias).
+ * Anything else binds to one core PMU, which counts only the task's time
+ * on its own CPUs: refused.
+ */
 static int per_task(const struct perfctr_topology *t,
 		    const struct perfctr_topo_pmu *p,
-		    const struct perfctr_request *req, char *err, size_t len)
+		    const struct perfctr_request *req,
+		    const struct perfctr_encoding *enc, char *err, size_t len)
 {
+	int x86 = of_type(t, PERF_TYPE_RAW) != NULL;
 	char cpus[512];
 
+	if (!req->sample && !req->hz && !p &&
+	    (enc->type == PERF_TYPE_HARDWARE || (x86 && is_generic(enc))))
+		return 0;
 	others(t, p, cpus, sizeof(cpus));
 	if (p)
 		return pc_err(err, len, -EOPNOTSUPP,
 			      "%s of \"%s\" on a hybrid machine: a per-task "
 			      "event binds to one core PMU (\"%s\", CPUs %s) "
-			      "and would miss the task's time on CPUs %s "
-			      "(a task event per core PMU is not supported "
-			      "yet); count a generic event (\"cycles\", "
-			      "\"instructions\"...) with .thread (a copy per "
-			      "CPU, each on its CPU's core PMU)%s",
-			      scope_name(req),
-			      req->event, p->name, p->cpus, cpus,
+			      "and would miss the task's time on CPUs %s; "
+			      "count a generic event (\"cycles\", "
+			      "\"instructions\"...): a task event per core "
+			      "PMU, summed%s", scope_name(req), req->event,
+			      p->name, p->cpus, cpus,
 			      req->sample || req->hz ? ", or sample .cpu" : "");
 	return pc_err(err, len, -EOPNOTSUPP,
 		      "%s of \"%s\" on a hybrid machine: a per-task event "
 		      "binds to one of the core PMUs (CPUs %s) and would miss "
-		      "the task's time on the others' CPUs (a task event per "
-		      "core PMU is not supported yet); count it with "
+		      "the task's time on the others' CPUs%s; count it with "
 		      ".thread (a copy per CPU, each on its CPU's core PMU)%s",
 		      scope_name(req), req->event, cpus,
+		      req->sample || req->hz ?
+		      " (sampling per task has one event, not one per core "
+		      "PMU)" : " (only a generic hardware event is a task "
+		      "event per core PMU here)",
 		      req->sample || req->hz ? ", or sample .cpu" : "");
 }
 
-static int created_per_cpu(const struct perfctr_request *req);
+/* Is req's counter one the module creates on each CPU (.cpu, .thread,
+ * .cgroup; not sampling, not in a group): one .cpus may restrict? */
+static int made_per_cpu(const struct perfctr_request *req)
+{
+	return req->scope != PERFCTR_SCOPE_PROCESS &&
+	       req->scope != PERFCTR_SCOPE_SOCKET && !req->sample &&
+	       !req->hz && !req->group[0];
+}
 
 /* Is every CPU of set[0..n) in p's `cpus`? */
 static int within(const struct perfctr_topo_pmu *p, const int *set, int n)
@@ -420,7 +441,7 @@ int perfctr_topology__check(const struct perfctr_topology *t,
 	const struct perfctr_topo_pmu *p = perfctr_topology__pmu(t, enc);
 	int socket = p && p->span == PERFCTR_SPAN_SOCKET, *set, n;
 
-	if (req->cpus[0] && !created_per_cpu(req))
+	if (req->cpus[0] && !made_per_cpu(req))
 		return pc_err(err, len, -EOPNOTSUPP, ".cpus(\"%s\") restricts "
 			      "a counter made per CPU (.cpu, .thread, .cgroup; "
 			      "not sampling, not in a group), not %s%s",
@@ -440,7 +461,7 @@ int perfctr_topology__check(const struct perfctr_topology *t,
 	if (!perfctr_topology__hybrid(t) || !on_core_pmu(p, enc))
 		return 0;
 	if (req->scope == PERFCTR_SCOPE_PROCESS)
-		return per_task(t, p, req, err, len);
+		return per_task(t, p, req, enc, err, len);
 	if (p)
 		return one_core_type(t, p, req, err, len);
 	return 0;
@@ -462,11 +483,12 @@ static const char *const arm_aliases[] = {
 	[PERF_COUNT_HW_STALLED_CYCLES_BACKEND]	= "stall_backend",
 };
 
-/* Is req's counter one the module creates on each CPU? */
-static int created_per_cpu(const struct perfctr_request *req)
+/* Can req's counter have an encoding per core PMU: one the module
+ * creates on each CPU (.cpu, .thread, .cgroup) or per task (.process: a
+ * task event per core PMU)? */
+static int core_encoded(const struct perfctr_request *req)
 {
-	return req->scope != PERFCTR_SCOPE_PROCESS &&
-	       req->scope != PERFCTR_SCOPE_SOCKET && !req->sample &&
+	return req->scope != PERFCTR_SCOPE_SOCKET && !req->sample &&
 	       !req->hz && !req->group[0];
 }
 
@@ -519,9 +541,9 @@ int perfctr_topology__core_encodings(const struct perfctr_topology *t,
 	unsigned int i;
 	int n = 0, x86 = of_type(t, PERF_TYPE_RAW) != NULL;
 
-	if (req->cpus[0] && created_per_cpu(req))
+	if (req->cpus[0] && made_per_cpu(req))
 		return restricted(t, req, enc, out, err, len);
-	if (!perfctr_topology__hybrid(t) || !created_per_cpu(req) ||
+	if (!perfctr_topology__hybrid(t) || !core_encoded(req) ||
 	    !is_generic(enc) || enc->config >> 32)
 		return 0;
 	if (!x86) {

@@ -229,12 +229,12 @@ static int perfctr_socket_record(char *rec, const struct perfctr_table *t,
 	return 0;
 }
 
-/* Is request r's counter one the module creates on each CPU (.cpu,
- * .thread, .cgroup, not sampling, not in a group)? */
-static int perfctr_created_per_cpu(const struct perfctr_request_desc *r)
+/* Can request r's counter have an encoding per core PMU: one the module
+ * creates on each CPU (.cpu, .thread, .cgroup) or per task (.process, a
+ * task event per core PMU), not sampling, not in a group? */
+static int perfctr_core_encoded(const struct perfctr_request_desc *r)
 {
-	return r->scope != PERFCTR_SCOPE_PROCESS &&
-	       r->scope != PERFCTR_SCOPE_SOCKET && !r->sample && !r->hz &&
+	return r->scope != PERFCTR_SCOPE_SOCKET && !r->sample && !r->hz &&
 	       !r->group;
 }
 
@@ -291,9 +291,10 @@ static int perfctr_cpu_record(char *rec, const struct perfctr_table *t,
 		return -EINVAL;
 	}
 	r = idx < t->n ? &t->reqs[idx] : NULL;
-	if (!r || !r->id || !perfctr_created_per_cpu(r)) {
+	if (!r || !r->id || !perfctr_core_encoded(r)) {
 		snprintf(err, errlen, "CPU record for counter %u, which is "
-			 "not one counter per CPU (.cpu, .thread, .cgroup)",
+			 "not one counter per CPU or per task (.cpu, .thread, "
+			 ".cgroup, .process; not sampling, not in a group)",
 			 idx);
 		return -EINVAL;
 	}

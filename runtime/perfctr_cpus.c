@@ -73,14 +73,12 @@ static int perfctr_per_task(unsigned int idx)
 	return perfctr_requests[idx].scope == PERFCTR_SCOPE_PROCESS;
 }
 
-/* The attr of s's counter on cpu: on a hybrid machine, the encoding of
- * the core PMU that cpu belongs to ("cIDX" records), or else the one
- * (a .cpus counter has one only on the CPUs its records name). */
-static void perfctr_attr_on(const struct perfctr_slot *s, int cpu,
-			    struct perf_event_attr *attr)
+/* The attr of s's counter with encoding e, one of its CPU records, or
+ * with its own encoding when e is NULL. */
+static void perfctr_attr_enc(const struct perfctr_slot *s,
+			     const struct perfctr_cpu_enc *e,
+			     struct perf_event_attr *attr)
 {
-	const struct perfctr_cpu_enc *e = perfctr_slot_cpu_enc(s, cpu);
-
 	if (e)
 		perfctr_attr_counter(attr, e->type, e->config, e->config1,
 				     e->config2, s->flags);
@@ -89,13 +87,21 @@ static void perfctr_attr_on(const struct perfctr_slot *s, int cpu,
 				     s->config2, s->flags);
 }
 
-/* The attr of s's counter per task or sampling: the one encoding (the
- * module takes CPU records only for counters created per CPU). */
+/* The attr of s's counter on cpu: on a hybrid machine, the encoding of
+ * the core PMU that cpu belongs to ("cIDX" records), or else the one
+ * (a .cpus counter has one only on the CPUs its records name). */
+static void perfctr_attr_on(const struct perfctr_slot *s, int cpu,
+			    struct perf_event_attr *attr)
+{
+	perfctr_attr_enc(s, perfctr_slot_cpu_enc(s, cpu), attr);
+}
+
+/* The attr of s's counter in a group or sampling: the one encoding (the
+ * module takes no CPU records for those). */
 static void perfctr_attr(const struct perfctr_slot *s,
 			 struct perf_event_attr *attr)
 {
-	perfctr_attr_counter(attr, s->type, s->config, s->config1, s->config2,
-			     s->flags);
+	perfctr_attr_enc(s, NULL, attr);
 }
 
 static void perfctr_release_event(struct perf_event *ev)

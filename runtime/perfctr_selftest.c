@@ -148,7 +148,7 @@ static const void *perfctr_st_owner(int kind, unsigned int idx)
 
 	if (kind == PERFCTR_ST_TASK) {
 		s = perfctr_tidmap_get(&perfctr_task_ids, current->pid, 0, &fresh);
-		return s < 0 ? NULL : READ_ONCE(perfctr_tasks[s].ev[idx]);
+		return s < 0 ? NULL : READ_ONCE(perfctr_tasks[s].ev[idx][0]);
 	}
 #endif
 	return NULL;

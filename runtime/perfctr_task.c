@@ -3,7 +3,10 @@
  * perfctr_task.c - .process counters: a counter of its own for every
  * thread of the target process, its threads and children as they appear;
  * the kernel saves and restores them at each context switch, so a
- * thread's count is exact wherever it runs.
+ * thread's count is exact wherever it runs.  On a hybrid machine a
+ * counter is a task event per core PMU (its CPU records, "cIDX"), as
+ * perf stat opens cpu_core/cycles/ and cpu_atom/cycles/: each counts
+ * the thread's time on its own PMU's CPUs, and a read sums them.
  *
  * stap's task finder finds the tasks: one target per distinct .process
  * path (or stap's -c/-x target), registered before stap's own init starts
@@ -34,7 +37,10 @@
 #endif
 
 struct perfctr_task {
-	struct perf_event *ev[PERFCTR_NDECLARED];
+	/* a request's events: ev[i][0], or on a hybrid machine one per
+	 * core PMU, in the order of its CPU records; ev[i][0] is written
+	 * last, so a reader that sees it sees the others */
+	struct perf_event *ev[PERFCTR_NDECLARED][PERFCTR_CORE_PMUS];
 	int release;		/* the work releases it after this grace period */
 	int rearm;		/* a read found one in ERROR state */
 	unsigned int live;	/* 1 + its place in perfctr_task_live[], 0 */
@@ -58,6 +64,51 @@ static unsigned char perfctr_req_tgt[PERFCTR_NDECLARED];
 static void perfctr_task_work_fn(struct work_struct *work);
 static DECLARE_WORK(perfctr_task_work, perfctr_task_work_fn);
 
+/* Request i's events per task: one per core PMU on a hybrid machine. */
+static unsigned int perfctr_task_nev(unsigned int i)
+{
+	return perfctr_slots[i].nenc ?: 1;
+}
+
+/*
+ * The current thread's count of request idx, on record t: the sum of its
+ * events, the one of this CPU's core PMU counting here, the others (a
+ * hybrid machine's other core PMUs) as the thread's last time on their
+ * CPUs left them.  IRQs off.  -EIO when the one here is not counting
+ * (no room on the PMU), or one lost the PMU (it is re-armed).
+ */
+static int perfctr_task_count(unsigned int idx, struct perfctr_task *t,
+			      u64 *val)
+{
+	const struct perfctr_slot *sl = &perfctr_slots[idx];
+	const struct perfctr_cpu_enc *e;
+	unsigned int here = 0, k, n = perfctr_task_nev(idx);
+	u64 sum = 0;
+
+	if (n > 1) {
+		e = perfctr_slot_cpu_enc(sl, smp_processor_id());
+		here = e ? e - sl->enc : 0;
+	}
+	for (k = 0; k < n; k++) {
+		struct perf_event *ev = READ_ONCE(t->ev[idx][k]);
+
+		if (likely(perfctr_counting_here(ev))) {
+			sum += perfctr_event_count(ev);
+			continue;
+		}
+		if (READ_ONCE(ev->state) == PERF_EVENT_STATE_ERROR) {
+			WRITE_ONCE(t->rearm, 1);	/* perfctr_rearm.c */
+			perfctr_rearm_request(PERFCTR_REARM_TASKS);
+			return -EIO;
+		}
+		if (k == here)
+			return -EIO;
+		sum += local64_read(&ev->count);
+	}
+	*val = sum;
+	return 0;
+}
+
 /*
  * The current thread's count of .process counter idx.  Any probe context.
  * Returns 0, -ESRCH (not a followed thread, or not counted by this
@@ -66,23 +117,17 @@ static DECLARE_WORK(perfctr_task_work, perfctr_task_work_fn);
  */
 static int perfctr_read_process(unsigned int idx, u64 *val)
 {
-	struct perf_event *ev;
+	struct perfctr_task *t;
 	unsigned long flags;
-	int fresh, s, rc = 0;
+	int fresh, s, rc;
 
 	s = perfctr_tidmap_get(&perfctr_task_ids, current->pid, 0, &fresh);
-	ev = s < 0 ? NULL : READ_ONCE(perfctr_tasks[s].ev[idx]);
-	if (!ev)	/* not followed, or no room when it was found */
+	t = s < 0 ? NULL : &perfctr_tasks[s];
+	if (!t || !smp_load_acquire(&t->ev[idx][0]))
+		/* not followed, or no room when it was found */
 		return atomic_read(&perfctr_task_lost) ? -ENOSPC : -ESRCH;
 	local_irq_save(flags);
-	if (likely(perfctr_counting_here(ev)))
-		*val = perfctr_event_count(ev);
-	else if (READ_ONCE(ev->state) == PERF_EVENT_STATE_ERROR) {
-		rc = -EIO;	/* lost the PMU once: perfctr_rearm.c */
-		WRITE_ONCE(perfctr_tasks[s].rearm, 1);
-		perfctr_rearm_request(PERFCTR_REARM_TASKS);
-	} else
-		rc = -EIO;
+	rc = perfctr_task_count(idx, t, val);
 	local_irq_restore(flags);
 	return rc;
 }
@@ -103,12 +148,14 @@ static int perfctr_total_once(unsigned int idx, u64 *val)
 	n = READ_ONCE(perfctr_task_nlive);
 	smp_rmb();	/* the slots up to n were written before it */
 	for (i = 0; i < n; i++) {
-		struct perf_event *ev;
+		struct perf_event **evs;
+		unsigned int k;
 
-		ev = READ_ONCE(perfctr_tasks[READ_ONCE(perfctr_task_live[i])]
-			       .ev[idx]);
-		if (ev)
-			sum += perfctr_event_count(ev);
+		evs = perfctr_tasks[READ_ONCE(perfctr_task_live[i])].ev[idx];
+		if (!smp_load_acquire(&evs[0]))
+			continue;
+		for (k = 0; k < perfctr_task_nev(idx); k++)
+			sum += perfctr_event_count(READ_ONCE(evs[k]));
 	}
 	smp_rmb();
 	if (READ_ONCE(perfctr_task_seq) != seq)
@@ -141,17 +188,45 @@ static int perfctr_read_total(unsigned int idx, u64 *val)
 	return rc;
 }
 
-/* Task tsk's event for request i: a counter, or a sampling clause's event
- * with stap's handler (perfctr_sample.c); NULL when there is none to make. */
-static struct perf_event *perfctr_task_event(unsigned int i,
+/* Task tsk's k-th event for request i: a counter (on core PMU k's
+ * encoding, or the one), or a sampling clause's event with stap's
+ * handler (perfctr_sample.c); NULL when there is none to make. */
+static struct perf_event *perfctr_task_event(unsigned int i, unsigned int k,
 					     struct task_struct *tsk)
 {
+	const struct perfctr_slot *s = &perfctr_slots[i];
 	struct perf_event_attr attr;
 
 	if (perfctr_samples(i))
 		return perfctr_sample_task_event(i, tsk);
-	perfctr_attr(&perfctr_slots[i], &attr);
+	perfctr_attr_enc(s, s->nenc ? &s->enc[k] : NULL, &attr);
 	return perf_event_create_kernel_counter(&attr, -1, tsk, NULL, NULL);
+}
+
+/* Task tsk's events for request i into evs, evs[0] written last.
+ * Returns 0; 1 when there is none to make; or the error of the one that
+ * could not be made (those made before it released). */
+static long perfctr_task_events(unsigned int i, struct task_struct *tsk,
+				struct perf_event **evs)
+{
+	struct perf_event *ev[PERFCTR_CORE_PMUS];
+	unsigned int n = perfctr_task_nev(i), k;
+	long rc;
+
+	for (k = 0; k < n; k++) {
+		ev[k] = perfctr_task_event(i, k, tsk);
+		if (IS_ERR_OR_NULL(ev[k])) {
+			rc = ev[k] ? PTR_ERR(ev[k]) : 1;
+			while (k--)
+				perfctr_release_event(ev[k]);
+			return rc;
+		}
+		atomic_inc(&perfctr_created);
+	}
+	while (--k)
+		WRITE_ONCE(evs[k], ev[k]);
+	smp_store_release(&evs[0], ev[0]);
+	return 0;
 }
 
 /* Slot s is followed: at the end of the live slots, once.  A reader
@@ -193,9 +268,9 @@ static void perfctr_task_live_del(unsigned int s)
 static void perfctr_task_found(unsigned int tgt, struct task_struct *tsk)
 {
 	struct perfctr_task *t;
-	struct perf_event *ev;
 	unsigned int i;
 	int fresh, s;
+	long rc;
 
 	if (!perfctr_priv_task(tsk))
 		return;		/* not the user's: perfctr_priv.c */
@@ -215,23 +290,15 @@ static void perfctr_task_found(unsigned int tgt, struct task_struct *tsk)
 	perfctr_task_live_add(s);
 	for (i = 0; i < PERFCTR_NDECLARED; i++) {
 		if (!perfctr_requests[i].id || !perfctr_per_task(i) ||
-		    perfctr_req_tgt[i] != tgt || t->ev[i])
+		    perfctr_req_tgt[i] != tgt || t->ev[i][0])
 			continue;
-		ev = perfctr_task_event(i, tsk);
-		if (!ev)
-			continue;	/* a sampling clause stap never set up */
-		if (IS_ERR(ev)) {
-			if (atomic_inc_return(&perfctr_task_lost) == 1)
-				_stp_warn("perfctr: %s: counter \"%s\" (%s): "
-					  "cannot create it for thread %d: "
-					  "error %ld\n", perfctr_requests[i].src,
-					  perfctr_requests[i].id,
-					  perfctr_requests[i].event, tsk->pid,
-					  PTR_ERR(ev));
-			continue;
-		}
-		atomic_inc(&perfctr_created);
-		smp_store_release(&t->ev[i], ev);
+		rc = perfctr_task_events(i, tsk, t->ev[i]);
+		if (rc < 0 && atomic_inc_return(&perfctr_task_lost) == 1)
+			_stp_warn("perfctr: %s: counter \"%s\" (%s): cannot "
+				  "create it for thread %d: error %ld\n",
+				  perfctr_requests[i].src,
+				  perfctr_requests[i].id,
+				  perfctr_requests[i].event, tsk->pid, rc);
 	}
 }
 
@@ -241,7 +308,7 @@ static void perfctr_task_gone(struct task_struct *tsk)
 {
 	struct perfctr_task *t;
 	unsigned long flags;
-	unsigned int i;
+	unsigned int i, k;
 	int fresh, s;
 
 	s = perfctr_tidmap_get(&perfctr_task_ids, tsk->pid, 0, &fresh);
@@ -253,8 +320,8 @@ static void perfctr_task_gone(struct task_struct *tsk)
 	WRITE_ONCE(perfctr_task_seq, perfctr_task_seq + 1);
 	smp_wmb();
 	for (i = 0; i < PERFCTR_NDECLARED; i++)
-		if (t->ev[i])
-			atomic64_add(perfctr_event_count(t->ev[i]),
+		for (k = 0; k < PERFCTR_CORE_PMUS && t->ev[i][k]; k++)
+			atomic64_add(perfctr_event_count(t->ev[i][k]),
 				     &perfctr_task_done[i]);
 	perfctr_task_live_del(s);
 	perfctr_tidmap_put(&perfctr_task_ids, s, 1);
@@ -268,7 +335,7 @@ static void perfctr_task_gone(struct task_struct *tsk)
 /* Enables again the counters reads found in ERROR state. */
 static void perfctr_tasks_rearm(void)
 {
-	unsigned int s, i;
+	unsigned int s, i, k;
 
 	for (s = 0; s < perfctr_task_ids.size; s++) {
 		struct perfctr_task *t = &perfctr_tasks[s];
@@ -276,10 +343,21 @@ static void perfctr_tasks_rearm(void)
 		if (!xchg(&t->rearm, 0) || READ_ONCE(perfctr_task_ids.tid[s]) <= 0)
 			continue;
 		for (i = 0; i < PERFCTR_NDECLARED; i++)
-			if (t->ev[i] &&
-			    READ_ONCE(t->ev[i]->state) == PERF_EVENT_STATE_ERROR)
-				perf_event_enable(t->ev[i]);
+			for (k = 0; k < PERFCTR_CORE_PMUS && t->ev[i][k]; k++)
+				if (READ_ONCE(t->ev[i][k]->state) ==
+				    PERF_EVENT_STATE_ERROR)
+					perf_event_enable(t->ev[i][k]);
 	}
+}
+
+/* Releases every event of record t. */
+static void perfctr_task_release(struct perfctr_task *t)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < PERFCTR_NDECLARED; i++)
+		for (k = 0; k < PERFCTR_CORE_PMUS && t->ev[i][k]; k++)
+			perfctr_release_event(t->ev[i][k]);
 }
 
 /* Releases the counters of gone tasks once no reader can hold them, and
@@ -287,7 +365,7 @@ static void perfctr_tasks_rearm(void)
  * module runs, so those it enables stay. */
 static void perfctr_task_work_fn(struct work_struct *work)
 {
-	unsigned int s, i, n = 0;
+	unsigned int s, n = 0;
 
 	if (perfctr_rearm_due(PERFCTR_REARM_TASKS))
 		perfctr_tasks_rearm();
@@ -306,9 +384,7 @@ static void perfctr_task_work_fn(struct work_struct *work)
 
 		if (!t->release)
 			continue;
-		for (i = 0; i < PERFCTR_NDECLARED; i++)
-			if (t->ev[i])
-				perfctr_release_event(t->ev[i]);
+		perfctr_task_release(t);
 		memset(t, 0, sizeof(*t));
 		perfctr_tidmap_put(&perfctr_task_ids, s, 0);
 	}
@@ -386,13 +462,11 @@ static int perfctr_tasks_start(void)
  * runs), or when its init never started it. */
 static void perfctr_tasks_stop(void)
 {
-	unsigned int s, i;
+	unsigned int s;
 
 	flush_work(&perfctr_task_work);
 	for (s = 0; perfctr_tasks && s < perfctr_task_ids.size; s++)
-		for (i = 0; i < PERFCTR_NDECLARED; i++)
-			if (perfctr_tasks[s].ev[i])
-				perfctr_release_event(perfctr_tasks[s].ev[i]);
+		perfctr_task_release(&perfctr_tasks[s]);
 	if (atomic_read(&perfctr_task_lost))
 		_stp_warn("perfctr: %d threads were not counted, or not in "
 			  "full (the task table holds %d: stap -D "

@@ -27,11 +27,13 @@ guest_prog_files = \
 	testsuite/guest/progs/common.c \
 	testsuite/guest/progs/touch_pages.c \
 	testsuite/guest/progs/touch_stop.c \
+	testsuite/guest/kmod/perfctr_test_core.c \
 	testsuite/guest/kmod/perfctr_test_socket.c \
 	testsuite/guest/progs/pingpong.c \
 	testsuite/guest/progs/spin.c \
 	testsuite/guest/progs/insn_loop.c \
 	testsuite/guest/progs/migrate.c \
+	testsuite/guest/progs/core_ticks.c \
 	testsuite/guest/progs/threads.c \
 	testsuite/guest/progs/bench_loop.c \
 	testsuite/guest/progs/locker.c \

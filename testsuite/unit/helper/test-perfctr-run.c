@@ -40,10 +40,10 @@ static const struct {
 	{ "empty.ko", INFO TABLE(1) },
 	{ "sysfs.ko", INFO TABLE(1) REQ("a", 0, "cs", "my-cs", "uk", 3) },
 	/* fixtures/adl: a per-socket PMU, one core type's event per CPU,
-	 * a generic hardware event per task */
+	 * a raw event (cpu_core's) per task */
 	{ "topo.ko", INFO TABLE(3) REQ("a", 0, "e", "power/energy-pkg/", "uk", 3)
 		     REQ("b", 1, "c", "cpu_core/cpu-cycles/", "uk", 4)
-		     REQX("c", 2, "t", "cycles", 5, "scope=2") },
+		     REQX("c", 2, "t", "r00c0", 5, "scope=2") },
 	/* a RAPL event whose sysfs scale is malformed */
 	{ "unit.ko", INFO TABLE(1)
 		     REQX("a", 0, "e", "power/energy-pkg/", 3, "scope=4") },
@@ -365,11 +365,11 @@ static void topology(void)
 		       "event (\"cycles\", \"instructions\"...), which each "
 		       "CPU's core PMU takes\n"
 		       "perfctr-run: x.stp:5:22: counter \"t\": .process of "
-		       "\"cycles\" on a hybrid machine: a per-task event binds "
-		       "to one of the core PMUs (CPUs 16-23 (\"cpu_atom\") and "
-		       "0-15 (\"cpu_core\")) and would miss the task's time on "
-		       "the others' CPUs (a task event per core PMU is not "
-		       "supported yet)");
+		       "\"r00c0\" on a hybrid machine: a per-task event binds "
+		       "to one core PMU (\"cpu_core\", CPUs 0-15) and would "
+		       "miss the task's time on CPUs 16-23 (\"cpu_atom\"); "
+		       "count a generic event (\"cycles\", \"instructions\"...): "
+		       "a task event per core PMU, summed");
 }
 
 /* A sysfs .scale that is not a number: refused before load, at the

@@ -273,25 +273,36 @@ static void alder_lake(void)
 		  (const char *const[]){ "cpu_atom:16-23:3:a00010000",
 		  "cpu_core:0-15:3:400010000" }, NULL);
 	assign_cpu_records(&m);
-	core_encs(&m, "cycles", PROCESS, 0, 0, 0, NULL, NULL);
+	core_encs(&m, "cycles", PROCESS, 0, 0, 2, (const char *const[]){
+		  "cpu_atom:16-23:0:a00000000", "cpu_core:0-15:0:400000000" },
+		  NULL);
+	core_encs(&m, "L1-dcache-load-misses", PROCESS, 0, 0, 2,
+		  (const char *const[]){ "cpu_atom:16-23:3:a00010000",
+		  "cpu_core:0-15:3:400010000" }, NULL);
+	core_encs(&m, "cycles", PROCESS, 0, 100000, 0, NULL, NULL);
 	core_encs(&m, "cycles", CPU, 0, 100000, 0, NULL, NULL);
 	core_encs(&m, "cycles", CPU, 1, 0, 0, NULL, NULL);
 	core_encs(&m, "cpu_core/event=0xc0/", CPU, 0, 0, 0, NULL, NULL);
 	core_encs(&m, "task-clock", CPU, 0, 0, 0, NULL, NULL);
 	core_encs(&m, "msr/tsc/", CPU, 0, 0, 0, NULL, NULL);
 
-	/* Per task: one core PMU, the task's time on the other missed. */
-	expect(&m, "cycles", PROCESS, 0, 0,
-	       ".process of \"cycles\" on a hybrid machine: a per-task event "
-	       "binds to one of the core PMUs (CPUs 16-23 (\"cpu_atom\") and "
-	       "0-15 (\"cpu_core\")) and would miss the task's time on the "
-	       "others' CPUs (a task event per core PMU is not supported "
-	       "yet); count it with .thread");
+	/* Per task: a generic event is a task event per core PMU; anything
+	 * else one core PMU, the task's time on the other missed. */
+	expect(&m, "cycles", PROCESS, 0, 0, NULL);
+	expect(&m, "L1-dcache-load-misses", PROCESS, 0, 0, NULL);
 	expect(&m, "cycles", PROCESS, 0, 100000,
-	       "a sampling probe per task of \"cycles\"");
+	       "a sampling probe per task of \"cycles\" on a hybrid machine: "
+	       "a per-task event binds to one of the core PMUs (CPUs 16-23 "
+	       "(\"cpu_atom\") and 0-15 (\"cpu_core\")) and would miss the "
+	       "task's time on the others' CPUs (sampling per task has one "
+	       "event, not one per core PMU); count it with .thread");
 	expect(&m, "cpu_core/event=0xc0/", PROCESS, 0, 0,
 	       "binds to one core PMU (\"cpu_core\", CPUs 0-15) and would "
-	       "miss the task's time on CPUs 16-23 (\"cpu_atom\")");
+	       "miss the task's time on CPUs 16-23 (\"cpu_atom\"); count a "
+	       "generic event (\"cycles\", \"instructions\"...): a task "
+	       "event per core PMU, summed");
+	expect(&m, "r00c0", PROCESS, 0, 0, "binds to one core PMU "
+	       "(\"cpu_core\", CPUs 0-15)");
 
 	/* Per socket: in .socket only. */
 	expect(&m, "power/energy-pkg/", CPU, 0, 0,
@@ -375,14 +386,18 @@ static void big_little(void)
 	expect(&m, "cycles", CPU, 0, 0, NULL);
 	/* No PMU of type 4: each CPU's core PMU takes a raw event. */
 	expect(&m, "r0011", THREAD, 0, 0, NULL);
-	expect(&m, "r0011", PROCESS, 0, 0, "binds to one of the core PMUs");
+	expect(&m, "r0011", PROCESS, 0, 0, "binds to one of the core PMUs "
+	       "(CPUs 0-3 (\"armv8_cortex_a55\") and 4-7 "
+	       "(\"armv8_cortex_a76\")) and would miss the task's time on the "
+	       "others' CPUs (only a generic hardware event is a task event "
+	       "per core PMU here)");
 	expect(&m, "armv8_cortex_a76/cpu_cycles/", CPU, 0, 0,
 	       "core PMU \"armv8_cortex_a76\" (CPUs 4-7) only, and this "
 	       "machine is hybrid: .cpu needs a copy on every CPU, and the "
 	       "kernel cannot create it on CPUs 0-3 (\"armv8_cortex_a55\")");
-	expect(&m, "instructions", PROCESS, 0, 0,
-	       "CPUs 0-3 (\"armv8_cortex_a55\") and 4-7 "
-	       "(\"armv8_cortex_a76\")");
+	expect(&m, "instructions", PROCESS, 0, 0, NULL);
+	expect(&m, "L1-dcache-load-misses", PROCESS, 0, 0,
+	       "only a generic hardware event is a task event per core PMU");
 
 	/* Generic hardware events per CPU: each cluster's PMU type and the
 	 * event number of its sysfs alias; cache events are the kernel's
@@ -395,6 +410,9 @@ static void big_little(void)
 		  NULL);
 	core_encs(&m, "branch-misses", CPU, 0, 0, 2, (const char *const[]){
 		  "armv8_cortex_a55:0-3:8:10", "armv8_cortex_a76:4-7:9:10" },
+		  NULL);
+	core_encs(&m, "instructions", PROCESS, 0, 0, 2, (const char *const[]){
+		  "armv8_cortex_a55:0-3:8:8", "armv8_cortex_a76:4-7:9:8" },
 		  NULL);
 	core_encs(&m, "L1-dcache-load-misses", CPU, 0, 0, 0, NULL, NULL);
 	core_encs(&m, "r0011", CPU, 0, 0, 0, NULL, NULL);

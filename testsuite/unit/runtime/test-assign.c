@@ -421,9 +421,10 @@ static const struct bad_case cpu_bad[] = {
 	  "which is no core PMU's" },
 	{ HASH H_OK H_CORE ";c0,2,0,0,0,16-23", "type 2, which is no core" },
 	{ HASH H_OK H_CORE ";c0,5,0,0,0,16-23", "type 5, which is no core" },
-	{ HASH H_OK H_CORE H_ATOM ";c1,4,c0,0,0,0-23", "CPU record for "
-	  "counter 1, which is not one counter per CPU" },
-	{ HASH H_OK ";c2,4,c0,0,0,0-23", "counter 2, which is not one" },
+	{ HASH H_OK H_CORE H_ATOM ";c1,0,400000000,0,0,0-15",
+	  "counter \"pc\": no CPU record names CPU 16" },
+	{ HASH H_OK ";c2,4,c0,0,0,0-23", "CPU record for counter 2, which "
+	  "is not one counter per CPU or per task" },
 	{ HASH H_OK ";c7,4,c0,0,0,0-23", "counter 7, which is not one" },
 	{ HASH H_OK ";c0,0,0,0,0", "malformed CPU record" },
 	{ HASH H_OK ";c0,0,0,0,0,", "malformed CPU record" },
@@ -462,6 +463,15 @@ static void cpu_records(void)
 	ok(e && e->config == 0xa00000000ULL, "CPU 23: cycles of PMU type 10");
 	ok(!perfctr_slot_cpu_enc(&s[0], 24) && !perfctr_slot_cpu_enc(&s[1], 0),
 	   "no encoding past the CPUs, nor for a counter without records");
+
+	snprintf(buf, sizeof(buf), HASH H_OK H_CORE
+		 ";c1,0,a00000000,0,0,16-23" H_ATOM ";c1,0,400000000,0,0,0-15");
+	rc = perfctr_assign_parse(buf, &h_table, s, NULL, err, sizeof(err));
+	is_int(rc, 0, "a .process counter with an encoding per core PMU "
+	       "(%s)", err);
+	ok(s[1].nenc == 2 && s[1].enc[0].config == 0xa00000000ULL &&
+	   s[1].enc[1].config == 0x400000000ULL,
+	   "the .process counter's two records, in their order");
 
 	snprintf(buf, sizeof(buf), HASH H_OK
 		 ";c0,8,11,0,0,0-3,8,10-11;c0,9,11,0,0,4-7,9,12-23");

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perfctr_test_core.c - two core PMUs, as a hybrid machine has them
+ * (Intel's cpu_core and cpu_atom, an Arm SoC's cluster PMUs), for the
+ * hybrid tests in a guest whose CPUs are all alike:
+ *
+ *   perfctr_test_core_a   CPU 0                 cpus "0"
+ *   perfctr_test_core_b   every other CPU       cpus "1" (-smp 2)
+ *
+ * Each is registered as an arm_pmu registers a cluster's: a task
+ * context PMU (perf_hw_context) that counts only on its own CPUs (its
+ * filter: a task's event of one PMU sits out the task's time on the
+ * other's CPUs), with a sysfs `cpus` file, that takes the generic
+ * hardware events `instructions` and `cycles` on its CPUs (event_init
+ * answers -ENOENT elsewhere, so the kernel tries the other PMU) and has
+ * the sysfs aliases perfctr-run looks for on an Arm hybrid machine
+ * (`inst_retired` event=0x08, `cpu_cycles` event=0x11), besides its own
+ * `ticks` (event=0x1).
+ *
+ * Every event counts the same "hardware": ticks, made by writing N to
+ * /sys/module/perfctr_test_core/parameters/tick, which adds N to the
+ * writing CPU's count.  An event counts its CPU's ticks while it is
+ * active there, so a task's event counts exactly the ticks the task
+ * wrote on that PMU's CPUs.  The exclude bits are taken and ignored
+ * (writes are made in the kernel, for the task).
+ */
+#include <linux/cpumask.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/perf_event.h>
+#include <linux/version.h>
+
+static DEFINE_PER_CPU(u64, ptc_ticks);
+
+static int ptc_tick_set(const char *val, const struct kernel_param *kp)
+{
+	u64 n;
+	int rc = kstrtou64(val, 0, &n);
+
+	if (!rc)
+		this_cpu_add(ptc_ticks, n);	/* one instruction on x86 */
+	return rc;
+}
+
+static const struct kernel_param_ops ptc_tick_ops = { .set = ptc_tick_set };
+module_param_cb(tick, &ptc_tick_ops, NULL, 0200);
+MODULE_PARM_DESC(tick, "adds N to the writing CPU's ticks");
+
+struct ptc_pmu {
+	struct pmu pmu;
+	struct cpumask cpus;
+};
+
+static struct ptc_pmu ptc_pmus[2];
+
+static struct ptc_pmu *to_ptc(struct pmu *pmu)
+{
+	return container_of(pmu, struct ptc_pmu, pmu);
+}
+
+/* On the event's CPU (active there): the ticks since the last read. */
+static void ptc_read(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 prev, now;
+
+	do {
+		prev = local64_read(&hwc->prev_count);
+		now = __this_cpu_read(ptc_ticks);
+	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
+	local64_add(now - prev, &event->count);
+}
+
+static void ptc_start(struct perf_event *event, int flags)
+{
+	local64_set(&event->hw.prev_count, __this_cpu_read(ptc_ticks));
+	event->hw.state = 0;
+}
+
+static void ptc_stop(struct perf_event *event, int flags)
+{
+	if (!(event->hw.state & PERF_HES_STOPPED) && (flags & PERF_EF_UPDATE))
+		ptc_read(event);
+	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
+}
+
+static int ptc_add(struct perf_event *event, int flags)
+{
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	if (flags & PERF_EF_START)
+		ptc_start(event, flags);
+	return 0;
+}
+
+static void ptc_del(struct perf_event *event, int flags)
+{
+	ptc_stop(event, PERF_EF_UPDATE);
+}
+
+/* As armpmu_event_init(): its own events, and the generic ones it maps;
+ * a CPU of the other PMU is -ENOENT, so that the kernel tries it. */
+static int ptc_event_init(struct perf_event *event)
+{
+	struct ptc_pmu *p = to_ptc(event->pmu);
+	u64 c = event->attr.config;
+
+	if (event->attr.type == p->pmu.type) {
+		if (c != 0x1 && c != 0x08 && c != 0x11)
+			return -EINVAL;
+	} else if (event->attr.type == PERF_TYPE_HARDWARE) {
+		if (c != PERF_COUNT_HW_INSTRUCTIONS &&
+		    c != PERF_COUNT_HW_CPU_CYCLES)
+			return -ENOENT;
+	} else {
+		return -ENOENT;
+	}
+	if (event->cpu >= 0 && !cpumask_test_cpu(event->cpu, &p->cpus))
+		return -ENOENT;
+	if (is_sampling_event(event))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+/* A task's event counts only on the PMU's CPUs (the kernel leaves it
+ * out of the task's time elsewhere): true skips, before Linux 6.2 the
+ * other way round (filter_match). */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+static bool ptc_filter(struct pmu *pmu, int cpu)
+{
+	return !cpumask_test_cpu(cpu, &to_ptc(pmu)->cpus);
+}
+#else
+static int ptc_filter_match(struct perf_event *event)
+{
+	return cpumask_test_cpu(smp_processor_id(), &to_ptc(event->pmu)->cpus);
+}
+#endif
+
+static ssize_t cpus_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	struct pmu *pmu = dev_get_drvdata(dev);
+
+	return cpumap_print_to_pagebuf(true, buf, &to_ptc(pmu)->cpus);
+}
+static DEVICE_ATTR_RO(cpus);
+
+static struct attribute *ptc_attrs[] = { &dev_attr_cpus.attr, NULL };
+static const struct attribute_group ptc_attr_group = { .attrs = ptc_attrs };
+
+PMU_FORMAT_ATTR(event, "config:0-7");
+static struct attribute *ptc_format_attrs[] = { &format_attr_event.attr, NULL };
+static const struct attribute_group ptc_format_group = {
+	.name = "format", .attrs = ptc_format_attrs,
+};
+
+PMU_EVENT_ATTR_STRING(ticks, ptc_ev_ticks, "event=0x01");
+PMU_EVENT_ATTR_STRING(inst_retired, ptc_ev_inst, "event=0x08");
+PMU_EVENT_ATTR_STRING(cpu_cycles, ptc_ev_cycles, "event=0x11");
+static struct attribute *ptc_event_attrs[] = {
+	&ptc_ev_ticks.attr.attr, &ptc_ev_inst.attr.attr,
+	&ptc_ev_cycles.attr.attr, NULL,
+};
+static const struct attribute_group ptc_event_group = {
+	.name = "events", .attrs = ptc_event_attrs,
+};
+
+static const struct attribute_group *ptc_groups[] = {
+	&ptc_attr_group, &ptc_format_group, &ptc_event_group, NULL,
+};
+
+static void ptc_setup(struct ptc_pmu *p)
+{
+	p->pmu = (struct pmu) {
+		.task_ctx_nr	= perf_hw_context,
+		.event_init	= ptc_event_init,
+		.add		= ptc_add,
+		.del		= ptc_del,
+		.start		= ptc_start,
+		.stop		= ptc_stop,
+		.read		= ptc_read,
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+		.filter		= ptc_filter,
+#else
+		.filter_match	= ptc_filter_match,
+#endif
+		.attr_groups	= ptc_groups,
+		.capabilities	= PERF_PMU_CAP_NO_INTERRUPT
+#ifdef PERF_PMU_CAP_HETEROGENEOUS_CPUS
+				  | PERF_PMU_CAP_HETEROGENEOUS_CPUS
+#endif
+				  ,
+		.module		= THIS_MODULE,
+	};
+}
+
+static int __init ptc_init(void)
+{
+	int rc;
+
+	if (nr_cpu_ids < 2)
+		return -ENODEV;
+	cpumask_clear(&ptc_pmus[0].cpus);
+	cpumask_set_cpu(0, &ptc_pmus[0].cpus);
+	cpumask_andnot(&ptc_pmus[1].cpus, cpu_possible_mask,
+		       &ptc_pmus[0].cpus);
+	ptc_setup(&ptc_pmus[0]);
+	ptc_setup(&ptc_pmus[1]);
+	rc = perf_pmu_register(&ptc_pmus[0].pmu, "perfctr_test_core_a", -1);
+	if (rc)
+		return rc;
+	rc = perf_pmu_register(&ptc_pmus[1].pmu, "perfctr_test_core_b", -1);
+	if (rc)
+		perf_pmu_unregister(&ptc_pmus[0].pmu);
+	return rc;
+}
+
+static void __exit ptc_exit(void)
+{
+	perf_pmu_unregister(&ptc_pmus[1].pmu);
+	perf_pmu_unregister(&ptc_pmus[0].pmu);
+}
+
+module_init(ptc_init);
+module_exit(ptc_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("two core PMUs of a hybrid machine for the systemtap-perfctr tests");
