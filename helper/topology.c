@@ -663,13 +663,15 @@ static int pmu_cpus(const struct perfctr_topology *t,
 	}
 	if (!p) {
 		core_names(t, names, sizeof(names));
+		if (!names[0])
+			return pc_err(err, len, -EINVAL, ".cpus(\"%s\"): this "
+				      "machine has no core PMU with a `cpus` "
+				      "file, \"%s\" or another: give a CPU list "
+				      "(\"0-3\")", req->cpus, req->cpus);
 		pc_err(err, len, -EINVAL, ".cpus(\"%s\"): this machine has "
-		       "no core PMU \"%s\" (a PMU with a `cpus` file)",
-		       req->cpus, req->cpus);
+		       "no core PMU \"%s\" (its core PMUs, those with a `cpus` "
+		       "file: %s)", req->cpus, req->cpus, names);
 		pc_suggest_append(&s, "", err, len);
-		pc_err_append(err, len, names[0] ? "; its core PMUs: %s" :
-			      "; it has no core PMU with a `cpus` file: give "
-			      "a CPU list (\"0-3\")%s", names);
 		return -EINVAL;
 	}
 	n = perfctr_cpus__parse(p->cpus, cpus);

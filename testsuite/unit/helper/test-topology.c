@@ -507,9 +507,9 @@ static void alder_lake_cpus(void)
 	expect_cpus(&m, "cycles", CPU, "24", -EINVAL, ".cpus(\"24\"): this "
 		    "machine has no CPU 24 (its CPUs: 0-23)", 0, NULL);
 	expect_cpus(&m, "cycles", CPU, "cpu_aton", -EINVAL, ".cpus(\"cpu_aton\"): "
-		    "this machine has no core PMU \"cpu_aton\" (a PMU with a "
-		    "`cpus` file); did you mean \"cpu_atom\"?; its core PMUs: "
-		    "\"cpu_atom\" (CPUs 16-23), \"cpu_core\" (CPUs 0-15)", 0,
+		    "this machine has no core PMU \"cpu_aton\" (its core PMUs, "
+		    "those with a `cpus` file: \"cpu_atom\" (CPUs 16-23), "
+		    "\"cpu_core\" (CPUs 0-15)); did you mean \"cpu_atom\"?", 0,
 		    NULL);
 	expect_cpus(&m, "cycles", CPU, "power", -EINVAL, "no core PMU "
 		    "\"power\"", 0, NULL);
@@ -563,9 +563,8 @@ static void other_cpus(void)
 	expect_cpus(&m, "cycles", CPU, "0,2,4,6,8,10,12,14,16", 0, NULL,
 		    -EOPNOTSUPP, NULL);
 	expect_cpus(&m, "cycles", CPU, "cpu", -EINVAL, ".cpus(\"cpu\"): this "
-		    "machine has no core PMU \"cpu\" (a PMU with a `cpus` "
-		    "file); it has no core PMU with a `cpus` file: give a CPU "
-		    "list (\"0-3\")", 0, NULL);
+		    "machine has no core PMU with a `cpus` file, \"cpu\" or "
+		    "another: give a CPU list (\"0-3\")", 0, NULL);
 	machine_close(&m);
 }
 
