@@ -58,44 +58,13 @@ static struct ptc_pmu *to_ptc(struct pmu *pmu)
 	return container_of(pmu, struct ptc_pmu, pmu);
 }
 
-/* On the event's CPU (active there): the ticks since the last read. */
-static void ptc_read(struct perf_event *event)
+/* The ticks of the event's CPU, where it is active. */
+static u64 test_pmu_now(struct perf_event *event)
 {
-	struct hw_perf_event *hwc = &event->hw;
-	u64 prev, now;
-
-	do {
-		prev = local64_read(&hwc->prev_count);
-		now = __this_cpu_read(ptc_ticks);
-	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
-	local64_add(now - prev, &event->count);
+	return __this_cpu_read(ptc_ticks);
 }
 
-static void ptc_start(struct perf_event *event, int flags)
-{
-	local64_set(&event->hw.prev_count, __this_cpu_read(ptc_ticks));
-	event->hw.state = 0;
-}
-
-static void ptc_stop(struct perf_event *event, int flags)
-{
-	if (!(event->hw.state & PERF_HES_STOPPED) && (flags & PERF_EF_UPDATE))
-		ptc_read(event);
-	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
-}
-
-static int ptc_add(struct perf_event *event, int flags)
-{
-	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
-	if (flags & PERF_EF_START)
-		ptc_start(event, flags);
-	return 0;
-}
-
-static void ptc_del(struct perf_event *event, int flags)
-{
-	ptc_stop(event, PERF_EF_UPDATE);
-}
+#include "perfctr_test_pmu.h"
 
 /* As armpmu_event_init(): its own events, and the generic ones it maps;
  * a CPU of the other PMU is -ENOENT, so that the kernel tries it. */
@@ -174,11 +143,11 @@ static void ptc_setup(struct ptc_pmu *p)
 	p->pmu = (struct pmu) {
 		.task_ctx_nr	= perf_hw_context,
 		.event_init	= ptc_event_init,
-		.add		= ptc_add,
-		.del		= ptc_del,
-		.start		= ptc_start,
-		.stop		= ptc_stop,
-		.read		= ptc_read,
+		.add		= test_pmu_add,
+		.del		= test_pmu_del,
+		.start		= test_pmu_start,
+		.stop		= test_pmu_stop,
+		.read		= test_pmu_read,
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
 		.filter		= ptc_filter,
 #else

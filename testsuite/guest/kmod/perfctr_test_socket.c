@@ -86,47 +86,13 @@ MODULE_PARM_DESC(count, "the count");
 module_param_named(cpu, pts_cpu, int, 0444);
 MODULE_PARM_DESC(cpu, "the CPU that counts in its socket, at load");
 
-/* Any context: the count of the event's socket (hw.idx) brought into
- * the event, as an uncore box's counter (cmpxchg on prev_count, as
- * x86_perf_event_update()). */
-static void pts_read(struct perf_event *event)
+/* The count of the event's socket (hw.idx). */
+static u64 test_pmu_now(struct perf_event *event)
 {
-	struct hw_perf_event *hwc = &event->hw;
-	u64 prev, now;
-
-	do {
-		prev = local64_read(&hwc->prev_count);
-		now = atomic64_read(&pts_count[hwc->idx]);
-	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
-	local64_add(now - prev, &event->count);
+	return atomic64_read(&pts_count[event->hw.idx]);
 }
 
-static void pts_start(struct perf_event *event, int flags)
-{
-	local64_set(&event->hw.prev_count,
-		    atomic64_read(&pts_count[event->hw.idx]));
-	event->hw.state = 0;
-}
-
-static void pts_stop(struct perf_event *event, int flags)
-{
-	if (!(event->hw.state & PERF_HES_STOPPED) && (flags & PERF_EF_UPDATE))
-		pts_read(event);
-	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
-}
-
-static int pts_add(struct perf_event *event, int flags)
-{
-	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
-	if (flags & PERF_EF_START)
-		pts_start(event, flags);
-	return 0;
-}
-
-static void pts_del(struct perf_event *event, int flags)
-{
-	pts_stop(event, PERF_EF_UPDATE);
-}
+#include "perfctr_test_pmu.h"
 
 static struct pmu pts_pmu;
 
@@ -208,11 +174,11 @@ static const struct attribute_group *pts_groups[] = {
 static struct pmu pts_pmu = {
 	.task_ctx_nr	= perf_invalid_context,
 	.event_init	= pts_event_init,
-	.add		= pts_add,
-	.del		= pts_del,
-	.start		= pts_start,
-	.stop		= pts_stop,
-	.read		= pts_read,
+	.add		= test_pmu_add,
+	.del		= test_pmu_del,
+	.start		= test_pmu_start,
+	.stop		= test_pmu_stop,
+	.read		= test_pmu_read,
 	.attr_groups	= pts_groups,
 	.capabilities	= PERF_PMU_CAP_NO_EXCLUDE,
 	.module		= THIS_MODULE,
