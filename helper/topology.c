@@ -328,12 +328,12 @@ static int two_in_a_socket(const struct perfctr_topology *t,
 }
 
 /*
- * Per task on a hybrid machine, a counter of a generic event is a task
- * event per core PMU (perfctr_topology__core_encodings()), summed; x86
- * takes generic hardware and cache events so (the PMU's type in
- * config[63:32]), Arm generic hardware events (each cluster PMU's alias).
- * Anything else binds to one core PMU, which counts only the task's time
- * on its own CPUs: refused.
+ * Per task on a hybrid machine, a counter or sampling clause of a generic
+ * event is a task event per core PMU (perfctr_topology__core_encodings()),
+ * counts summed; x86 takes generic hardware and cache events so (the
+ * PMU's type in config[63:32]), Arm generic hardware events (each cluster
+ * PMU's alias).  Anything else binds to one core PMU, which counts only
+ * the task's time on its own CPUs: refused.
  */
 static int per_task(const struct perfctr_topology *t,
 		    const struct perfctr_topo_pmu *p,
@@ -343,8 +343,7 @@ static int per_task(const struct perfctr_topology *t,
 	int x86 = of_type(t, PERF_TYPE_RAW) != NULL;
 	char cpus[512];
 
-	if (!req->sample && !req->hz && !p &&
-	    (enc->type == PERF_TYPE_HARDWARE || (x86 && is_generic(enc))))
+	if (!p && (enc->type == PERF_TYPE_HARDWARE || (x86 && is_generic(enc))))
 		return 0;
 	others(t, p, cpus, sizeof(cpus));
 	if (p)
@@ -360,13 +359,10 @@ static int per_task(const struct perfctr_topology *t,
 	return pc_err(err, len, -EOPNOTSUPP,
 		      "%s of \"%s\" on a hybrid machine: a per-task event "
 		      "binds to one of the core PMUs (CPUs %s) and would miss "
-		      "the task's time on the others' CPUs%s; count it with "
-		      ".thread (a copy per CPU, each on its CPU's core PMU)%s",
-		      scope_name(req), req->event, cpus,
-		      req->sample || req->hz ?
-		      " (sampling per task has one event, not one per core "
-		      "PMU)" : " (only a generic hardware event is a task "
-		      "event per core PMU here)",
+		      "the task's time on the others' CPUs (only a generic "
+		      "hardware event is a task event per core PMU here); "
+		      "count it with .thread (a copy per CPU, each on its "
+		      "CPU's core PMU)%s", scope_name(req), req->event, cpus,
 		      req->sample || req->hz ? ", or sample .cpu" : "");
 }
 
@@ -484,10 +480,13 @@ static const char *const arm_aliases[] = {
 };
 
 /* Can req's counter have an encoding per core PMU: one the module
- * creates on each CPU (.cpu, .thread, .cgroup) or per task (.process: a
- * task event per core PMU)? */
+ * creates on each CPU (.cpu, .thread, .cgroup; not sampling: stap makes
+ * those, and the kernel maps each CPU's) or per task (.process counters
+ * and sampling clauses: a task event per core PMU)? */
 static int core_encoded(const struct perfctr_request *req)
 {
+	if (req->scope == PERFCTR_SCOPE_PROCESS)
+		return 1;
 	return req->scope != PERFCTR_SCOPE_SOCKET && !req->sample &&
 	       !req->hz && !req->group[0];
 }

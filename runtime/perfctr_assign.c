@@ -230,10 +230,13 @@ static int perfctr_socket_record(char *rec, const struct perfctr_table *t,
 }
 
 /* Can request r's counter have an encoding per core PMU: one the module
- * creates on each CPU (.cpu, .thread, .cgroup) or per task (.process, a
- * task event per core PMU), not sampling, not in a group? */
+ * creates on each CPU (.cpu, .thread, .cgroup; not sampling: stap makes
+ * those events) or per task (.process counters and sampling clauses: a
+ * task event per core PMU), not in a group? */
 static int perfctr_core_encoded(const struct perfctr_request_desc *r)
 {
+	if (r->scope == PERFCTR_SCOPE_PROCESS)
+		return 1;
 	return r->scope != PERFCTR_SCOPE_SOCKET && !r->sample && !r->hz &&
 	       !r->group;
 }
@@ -294,7 +297,7 @@ static int perfctr_cpu_record(char *rec, const struct perfctr_table *t,
 	if (!r || !r->id || !perfctr_core_encoded(r)) {
 		snprintf(err, errlen, "CPU record for counter %u, which is "
 			 "not one counter per CPU or per task (.cpu, .thread, "
-			 ".cgroup, .process; not sampling, not in a group)",
+			 ".cgroup not sampling, not in a group; .process)",
 			 idx);
 		return -EINVAL;
 	}

@@ -300,15 +300,27 @@ static int perfctr_samples_patch(struct stap_perf_probe *p, size_t n)
 }
 
 /* Task tsk's sampling event for .process clause i, with the clause's
- * handler (which runs the clause's body); NULL before stap's init set it
- * up. */
+ * handler (which runs the clause's body), on core PMU k's encoding (a
+ * hybrid machine's CPU records) or the clause's own; NULL before stap's
+ * init set it up. */
 static struct perf_event *perfctr_sample_task_event(unsigned int i,
+						   unsigned int k,
 						   struct task_struct *tsk)
 {
+	const struct perfctr_slot *s = &perfctr_slots[i];
+	struct perf_event_attr a;
+
 	if (!perfctr_sample_stap[i])
 		return NULL;
-	return perf_event_create_kernel_counter(&perfctr_sample_attrs[i], -1,
-						tsk, perfctr_sample_handler(i),
+	a = perfctr_sample_attrs[i];
+	if (s->nenc) {
+		a.type = s->enc[k].type;
+		a.config = s->enc[k].config;
+		a.config1 = s->enc[k].config1;
+		a.config2 = s->enc[k].config2;
+	}
+	return perf_event_create_kernel_counter(&a, -1, tsk,
+						perfctr_sample_handler(i),
 						NULL);
 }
 
@@ -428,6 +440,7 @@ static int perfctr_samples_start(void) { return 0; }
 static void perfctr_samples_stop(void) { }
 static void perfctr_samples_report(void) { }
 static struct perf_event *perfctr_sample_task_event(unsigned int i,
+						   unsigned int k,
 						   struct task_struct *tsk)
 {
 	return NULL;

@@ -198,7 +198,7 @@ static struct perf_event *perfctr_task_event(unsigned int i, unsigned int k,
 	struct perf_event_attr attr;
 
 	if (perfctr_samples(i))
-		return perfctr_sample_task_event(i, tsk);
+		return perfctr_sample_task_event(i, k, tsk);
 	perfctr_attr_enc(s, s->nenc ? &s->enc[k] : NULL, &attr);
 	return perf_event_create_kernel_counter(&attr, -1, tsk, NULL, NULL);
 }

@@ -28,6 +28,7 @@ guest_prog_files = \
 	testsuite/guest/progs/touch_pages.c \
 	testsuite/guest/progs/touch_stop.c \
 	testsuite/guest/kmod/perfctr_test_core.c \
+	testsuite/guest/kmod/perfctr_test_pmu.h \
 	testsuite/guest/kmod/perfctr_test_socket.c \
 	testsuite/guest/progs/pingpong.c \
 	testsuite/guest/progs/spin.c \

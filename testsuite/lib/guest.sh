@@ -64,7 +64,8 @@ guest_build_progs() {
 }
 
 # guest_build_kmods: build every guest/kmod/NAME.c (a test's own kernel
-# module, e.g. a PMU that QEMU lacks) that is out of date, for the
+# module, e.g. a PMU that QEMU lacks; the headers there are shared) that
+# is out of date, for the
 # guest's kernel as stap builds its modules (kbuild against kbuild/, the
 # stack's compiler: trixie's inside its tree), into progs/kmod/NAME.ko,
 # the same path in the guest.  A module that does not build is left out
@@ -81,12 +82,13 @@ guest_build_kmods() {
 	for src in "$GUEST_KMOD_SRC"/*.c; do
 		[ -e "$src" ] || continue
 		name=$(basename "$src" .c)
-		newer_than "$dir/$name.ko" "$src" || continue
+		newer_than "$dir/$name.ko" "$src" "$GUEST_KMOD_SRC"/*.h ||
+			continue
 		vlog "building $dir/$name.ko"
 		work=$dir/$name.build
 		rm -rf "$work"
 		mkdir -p "$work"
-		cp "$src" "$work/"
+		cp "$src" "$GUEST_KMOD_SRC"/*.h "$work/"
 		echo "obj-m := $name.o" >"$work/Kbuild"
 		if "${run[@]}" make -s -C "$kb" "M=$work" "${args[@]}" modules \
 			>"$work/log" 2>&1; then

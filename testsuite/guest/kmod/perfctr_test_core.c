@@ -22,24 +22,80 @@
  * writing CPU's count.  An event counts its CPU's ticks while it is
  * active there, so a task's event counts exactly the ticks the task
  * wrote on that PMU's CPUs.  The exclude bits are taken and ignored
- * (writes are made in the kernel, for the task).
+ * (writes are made in the kernel, for the task).  A sampling event (a
+ * period, not a frequency) overflows every period ticks, in the write
+ * that crosses it, with the writer's user registers: as a PMU interrupt
+ * would, but in the writing task's own context.
  */
 #include <linux/cpumask.h>
+#include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
+#include <linux/sched/task_stack.h>
 #include <linux/version.h>
 
+#define PTC_ACTIVE 8	/* sampling events active on a CPU at once */
+
 static DEFINE_PER_CPU(u64, ptc_ticks);
+/* the sampling events active on each CPU: its add and del, IRQs off */
+static DEFINE_PER_CPU(struct perf_event *[PTC_ACTIVE], ptc_sampling);
+
+/*
+ * perf_event_overflow() is not exported to modules: its address is found
+ * with a kprobe's symbol lookup at load, and it is called through this
+ * pointer, which an IBT kernel would refuse (it seals functions only
+ * called directly); the guests have no IBT, and this module is theirs.
+ */
+static int (*ptc_event_overflow)(struct perf_event *event,
+				 struct perf_sample_data *data,
+				 struct pt_regs *regs);
+
+static int ptc_find_overflow(void)
+{
+	struct kprobe kp = { .symbol_name = "perf_event_overflow" };
+	int rc = register_kprobe(&kp);
+
+	ptc_event_overflow = (void *)kp.addr;	/* looked up even if refused */
+	if (!rc)
+		unregister_kprobe(&kp);
+	return ptc_event_overflow ? 0 : -ENOENT;
+}
+
+/* n ticks counted by sampling event ev: an overflow per period crossed.
+ * IRQs off, on ev's CPU. */
+static void ptc_overflow(struct perf_event *ev, u64 n)
+{
+	struct hw_perf_event *hwc = &ev->hw;
+	struct perf_sample_data data;
+	s64 left = local64_sub_return(n, &hwc->period_left);
+
+	while (left <= 0) {
+		left = local64_add_return(hwc->sample_period,
+					  &hwc->period_left);
+		perf_sample_data_init(&data, 0, hwc->last_period);
+		if (ptc_event_overflow(ev, &data, task_pt_regs(current)))
+			break;		/* throttled */
+	}
+}
 
 static int ptc_tick_set(const char *val, const struct kernel_param *kp)
 {
+	struct perf_event **active;
+	unsigned long flags;
 	u64 n;
-	int rc = kstrtou64(val, 0, &n);
+	int rc = kstrtou64(val, 0, &n), k;
 
-	if (!rc)
-		this_cpu_add(ptc_ticks, n);	/* one instruction on x86 */
-	return rc;
+	if (rc)
+		return rc;
+	local_irq_save(flags);
+	this_cpu_add(ptc_ticks, n);
+	active = *this_cpu_ptr(&ptc_sampling);
+	for (k = 0; k < PTC_ACTIVE; k++)
+		if (active[k])
+			ptc_overflow(active[k], n);
+	local_irq_restore(flags);
+	return 0;
 }
 
 static const struct kernel_param_ops ptc_tick_ops = { .set = ptc_tick_set };
@@ -58,43 +114,39 @@ static struct ptc_pmu *to_ptc(struct pmu *pmu)
 	return container_of(pmu, struct ptc_pmu, pmu);
 }
 
-/* On the event's CPU (active there): the ticks since the last read. */
-static void ptc_read(struct perf_event *event)
+/* The ticks of the event's CPU, where it is active. */
+static u64 test_pmu_now(struct perf_event *event)
 {
-	struct hw_perf_event *hwc = &event->hw;
-	u64 prev, now;
-
-	do {
-		prev = local64_read(&hwc->prev_count);
-		now = __this_cpu_read(ptc_ticks);
-	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
-	local64_add(now - prev, &event->count);
+	return __this_cpu_read(ptc_ticks);
 }
 
-static void ptc_start(struct perf_event *event, int flags)
-{
-	local64_set(&event->hw.prev_count, __this_cpu_read(ptc_ticks));
-	event->hw.state = 0;
-}
+#include "perfctr_test_pmu.h"
 
-static void ptc_stop(struct perf_event *event, int flags)
-{
-	if (!(event->hw.state & PERF_HES_STOPPED) && (flags & PERF_EF_UPDATE))
-		ptc_read(event);
-	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
-}
-
+/* test_pmu_add(), and a sampling event into this CPU's list. */
 static int ptc_add(struct perf_event *event, int flags)
 {
-	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
-	if (flags & PERF_EF_START)
-		ptc_start(event, flags);
-	return 0;
+	struct perf_event **active = *this_cpu_ptr(&ptc_sampling);
+	int k;
+
+	if (is_sampling_event(event)) {
+		for (k = 0; k < PTC_ACTIVE && active[k]; k++)
+			;
+		if (k == PTC_ACTIVE)
+			return -EAGAIN;		/* no room: not scheduled */
+		active[k] = event;
+	}
+	return test_pmu_add(event, flags);
 }
 
 static void ptc_del(struct perf_event *event, int flags)
 {
-	ptc_stop(event, PERF_EF_UPDATE);
+	struct perf_event **active = *this_cpu_ptr(&ptc_sampling);
+	int k;
+
+	for (k = 0; k < PTC_ACTIVE; k++)
+		if (active[k] == event)
+			active[k] = NULL;
+	test_pmu_del(event, flags);
 }
 
 /* As armpmu_event_init(): its own events, and the generic ones it maps;
@@ -116,8 +168,8 @@ static int ptc_event_init(struct perf_event *event)
 	}
 	if (event->cpu >= 0 && !cpumask_test_cpu(event->cpu, &p->cpus))
 		return -ENOENT;
-	if (is_sampling_event(event))
-		return -EOPNOTSUPP;
+	if (event->attr.freq)
+		return -EINVAL;		/* a period only */
 	return 0;
 }
 
@@ -176,20 +228,18 @@ static void ptc_setup(struct ptc_pmu *p)
 		.event_init	= ptc_event_init,
 		.add		= ptc_add,
 		.del		= ptc_del,
-		.start		= ptc_start,
-		.stop		= ptc_stop,
-		.read		= ptc_read,
+		.start		= test_pmu_start,
+		.stop		= test_pmu_stop,
+		.read		= test_pmu_read,
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
 		.filter		= ptc_filter,
 #else
 		.filter_match	= ptc_filter_match,
 #endif
 		.attr_groups	= ptc_groups,
-		.capabilities	= PERF_PMU_CAP_NO_INTERRUPT
 #ifdef PERF_PMU_CAP_HETEROGENEOUS_CPUS
-				  | PERF_PMU_CAP_HETEROGENEOUS_CPUS
+		.capabilities	= PERF_PMU_CAP_HETEROGENEOUS_CPUS,
 #endif
-				  ,
 		.module		= THIS_MODULE,
 	};
 }
@@ -200,6 +250,9 @@ static int __init ptc_init(void)
 
 	if (nr_cpu_ids < 2)
 		return -ENODEV;
+	rc = ptc_find_overflow();
+	if (rc)
+		return rc;
 	cpumask_clear(&ptc_pmus[0].cpus);
 	cpumask_set_cpu(0, &ptc_pmus[0].cpus);
 	cpumask_andnot(&ptc_pmus[1].cpus, cpu_possible_mask,

@@ -12,20 +12,24 @@
  *   .../energy-pkg/             event=0x1; .unit "Joules", .scale
  *                               2.3283064365386962890625e-10 (2^-32 J,
  *                               as RAPL's)
- *   cpumask                     the one CPU that counts (module
- *                               parameter cpu=N at load, default 0)
+ *   cpumask                     the one CPU per socket that counts
+ *                               there: in CPU N's socket N (module
+ *                               parameter cpu=N at load, default 0),
+ *                               in every other its first online CPU
  *
  * The PMU's name is name=NAME at load (default perfctr_test_socket):
  * name=power or name=uncore_imc_0 stands in for RAPL or an IMC, so that
  * the examples run unchanged in the guest.
  *
- * The "hardware" is one 64-bit count: writing N to
- * /sys/module/perfctr_test_socket/parameters/add adds N to it, and
- * parameters/count reads it.  event_init refuses task events and moves
- * the event to the mask CPU (event->cpu), as uncore_pmu_event_init()
- * does; when that CPU goes offline the events move to another online
- * CPU with perf_pmu_migrate_context(), as uncore_event_cpu_offline()
- * does, and the cpumask names it.
+ * The "hardware" is a 64-bit count per socket (physical package):
+ * writing N to /sys/module/perfctr_test_socket/parameters/add adds N to
+ * the writing CPU's socket's, and parameters/count reads their sum.
+ * event_init refuses task events and moves the event to its socket's
+ * mask CPU (event->cpu), as uncore_pmu_event_init() does; when that CPU
+ * goes offline the events move to another online CPU of the socket with
+ * perf_pmu_migrate_context(), as uncore_event_cpu_offline() does, and
+ * the cpumask names it (a socket left without CPUs has none until one
+ * comes online).
  */
 #include <linux/atomic.h>
 #include <linux/cpu.h>
@@ -33,13 +37,24 @@
 #include <linux/cpumask.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
+#include <linux/topology.h>
 
-static atomic64_t pts_count = ATOMIC64_INIT(0);
-static int pts_cpu;		/* the CPU that counts: the cpumask */
+#define PTS_SOCKETS 8
+
+static atomic64_t pts_count[PTS_SOCKETS];
+static int pts_mask[PTS_SOCKETS];	/* each socket's CPU that counts */
+static int pts_cpu;			/* cpu=N at load */
 static int pts_hp_state;
 static char pts_name[32] = "perfctr_test_socket";
 module_param_string(name, pts_name, sizeof(pts_name), 0444);
 MODULE_PARM_DESC(name, "the PMU's name, at load");
+
+/* cpu's socket: its physical package, which init checked is below
+ * PTS_SOCKETS for every possible CPU. */
+static int pts_socket(int cpu)
+{
+	return topology_physical_package_id(cpu);
+}
 
 static int pts_add_set(const char *val, const struct kernel_param *kp)
 {
@@ -47,13 +62,19 @@ static int pts_add_set(const char *val, const struct kernel_param *kp)
 	int rc = kstrtou64(val, 0, &n);
 
 	if (!rc)
-		atomic64_add(n, &pts_count);
+		atomic64_add(n, &pts_count[pts_socket(get_cpu())]);
+	put_cpu();
 	return rc;
 }
 
 static int pts_count_get(char *buf, const struct kernel_param *kp)
 {
-	return sprintf(buf, "%llu\n", (u64)atomic64_read(&pts_count));
+	u64 sum = 0;
+	int k;
+
+	for (k = 0; k < PTS_SOCKETS; k++)
+		sum += atomic64_read(&pts_count[k]);
+	return sprintf(buf, "%llu\n", sum);
 }
 
 static const struct kernel_param_ops pts_add_ops = { .set = pts_add_set };
@@ -63,67 +84,50 @@ MODULE_PARM_DESC(add, "adds N to the count");
 module_param_cb(count, &pts_count_ops, NULL, 0444);
 MODULE_PARM_DESC(count, "the count");
 module_param_named(cpu, pts_cpu, int, 0444);
-MODULE_PARM_DESC(cpu, "the CPU that counts, at load");
+MODULE_PARM_DESC(cpu, "the CPU that counts in its socket, at load");
 
-/* Any context: the count brought into the event, as an uncore box's
- * counter (cmpxchg on prev_count, as x86_perf_event_update()). */
-static void pts_read(struct perf_event *event)
+/* The count of the event's socket (hw.idx). */
+static u64 test_pmu_now(struct perf_event *event)
 {
-	struct hw_perf_event *hwc = &event->hw;
-	u64 prev, now;
-
-	do {
-		prev = local64_read(&hwc->prev_count);
-		now = atomic64_read(&pts_count);
-	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
-	local64_add(now - prev, &event->count);
+	return atomic64_read(&pts_count[event->hw.idx]);
 }
 
-static void pts_start(struct perf_event *event, int flags)
-{
-	local64_set(&event->hw.prev_count, atomic64_read(&pts_count));
-	event->hw.state = 0;
-}
-
-static void pts_stop(struct perf_event *event, int flags)
-{
-	if (!(event->hw.state & PERF_HES_STOPPED) && (flags & PERF_EF_UPDATE))
-		pts_read(event);
-	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
-}
-
-static int pts_add(struct perf_event *event, int flags)
-{
-	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
-	if (flags & PERF_EF_START)
-		pts_start(event, flags);
-	return 0;
-}
-
-static void pts_del(struct perf_event *event, int flags)
-{
-	pts_stop(event, PERF_EF_UPDATE);
-}
+#include "perfctr_test_pmu.h"
 
 static struct pmu pts_pmu;
 
 /* As uncore_pmu_event_init(): no task events, no sampling, and the
- * event counts on the mask CPU whichever CPU asked. */
+ * event counts on its socket's mask CPU whichever CPU of it asked. */
 static int pts_event_init(struct perf_event *event)
 {
+	int mask;
+
 	if (event->attr.type != pts_pmu.type)
 		return -ENOENT;
 	if (event->cpu < 0 || is_sampling_event(event) ||
 	    event->attr.config != 1)
 		return -EINVAL;
-	event->cpu = READ_ONCE(pts_cpu);
+	event->hw.idx = pts_socket(event->cpu);
+	mask = READ_ONCE(pts_mask[event->hw.idx]);
+	if (mask < 0)
+		return -EINVAL;
+	event->cpu = mask;
 	return 0;
 }
 
 static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
 {
-	return sprintf(buf, "%d\n", READ_ONCE(pts_cpu));
+	cpumask_t masks;
+	int k, cpu;
+
+	cpumask_clear(&masks);
+	for (k = 0; k < PTS_SOCKETS; k++) {
+		cpu = READ_ONCE(pts_mask[k]);
+		if (cpu >= 0)
+			cpumask_set_cpu(cpu, &masks);
+	}
+	return cpumap_print_to_pagebuf(true, buf, &masks);
 }
 static DEVICE_ATTR_RO(cpumask);
 
@@ -170,44 +174,74 @@ static const struct attribute_group *pts_groups[] = {
 static struct pmu pts_pmu = {
 	.task_ctx_nr	= perf_invalid_context,
 	.event_init	= pts_event_init,
-	.add		= pts_add,
-	.del		= pts_del,
-	.start		= pts_start,
-	.stop		= pts_stop,
-	.read		= pts_read,
+	.add		= test_pmu_add,
+	.del		= test_pmu_del,
+	.start		= test_pmu_start,
+	.stop		= test_pmu_stop,
+	.read		= test_pmu_read,
 	.attr_groups	= pts_groups,
 	.capabilities	= PERF_PMU_CAP_NO_EXCLUDE,
 	.module		= THIS_MODULE,
 };
 
-/* Hotplug teardown, on the CPU going away: its events move on, as
- * uncore_event_cpu_offline() moves a box's. */
+/* Another online CPU of cpu's socket, or -1. */
+static int pts_other_in_socket(unsigned int cpu)
+{
+	unsigned int t;
+
+	for_each_online_cpu(t)
+		if (t != cpu && pts_socket(t) == pts_socket(cpu))
+			return t;
+	return -1;
+}
+
+/* Hotplug teardown, on the CPU going away: its events move on to
+ * another CPU of its socket, as uncore_event_cpu_offline() moves a
+ * box's. */
 static int pts_cpu_offline(unsigned int cpu)
 {
-	unsigned int target;
+	int k = pts_socket(cpu), target;
 
-	if (cpu != READ_ONCE(pts_cpu))
+	if (cpu != READ_ONCE(pts_mask[k]))
 		return 0;
-	target = cpumask_any_but(cpu_online_mask, cpu);
-	if (target >= nr_cpu_ids)
-		return 0;
-	perf_pmu_migrate_context(&pts_pmu, cpu, target);
-	WRITE_ONCE(pts_cpu, target);
+	target = pts_other_in_socket(cpu);
+	if (target >= 0)
+		perf_pmu_migrate_context(&pts_pmu, cpu, target);
+	WRITE_ONCE(pts_mask[k], target);
+	return 0;
+}
+
+/* Hotplug startup: a socket without a CPU that counts gets this one, as
+ * uncore_event_cpu_online() does. */
+static int pts_cpu_online(unsigned int cpu)
+{
+	int k = pts_socket(cpu);
+
+	if (READ_ONCE(pts_mask[k]) < 0)
+		WRITE_ONCE(pts_mask[k], cpu);
 	return 0;
 }
 
 static int __init pts_init(void)
 {
-	int rc;
+	int rc, cpu, k;
 
 	if (pts_cpu < 0 || pts_cpu >= nr_cpu_ids || !cpu_online(pts_cpu))
 		return -EINVAL;
+	for_each_possible_cpu(cpu)
+		if (pts_socket(cpu) < 0 || pts_socket(cpu) >= PTS_SOCKETS)
+			return -ERANGE;
+	for (k = 0; k < PTS_SOCKETS; k++)
+		pts_mask[k] = -1;
+	pts_mask[pts_socket(pts_cpu)] = pts_cpu;
+	for_each_online_cpu(cpu)
+		pts_cpu_online(cpu);
 	rc = perf_pmu_register(&pts_pmu, pts_name, -1);
 	if (rc)
 		return rc;
 	rc = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN,
-				       "perfctr_test_socket:online", NULL,
-				       pts_cpu_offline);
+				       "perfctr_test_socket:online",
+				       pts_cpu_online, pts_cpu_offline);
 	if (rc < 0) {
 		perf_pmu_unregister(&pts_pmu);
 		return rc;

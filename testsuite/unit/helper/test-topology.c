@@ -279,7 +279,9 @@ static void alder_lake(void)
 	core_encs(&m, "L1-dcache-load-misses", PROCESS, 0, 0, 2,
 		  (const char *const[]){ "cpu_atom:16-23:3:a00010000",
 		  "cpu_core:0-15:3:400010000" }, NULL);
-	core_encs(&m, "cycles", PROCESS, 0, 100000, 0, NULL, NULL);
+	core_encs(&m, "cycles", PROCESS, 0, 100000, 2, (const char *const[]){
+		  "cpu_atom:16-23:0:a00000000", "cpu_core:0-15:0:400000000" },
+		  NULL);
 	core_encs(&m, "cycles", CPU, 0, 100000, 0, NULL, NULL);
 	core_encs(&m, "cycles", CPU, 1, 0, 0, NULL, NULL);
 	core_encs(&m, "cpu_core/event=0xc0/", CPU, 0, 0, 0, NULL, NULL);
@@ -290,12 +292,14 @@ static void alder_lake(void)
 	 * else one core PMU, the task's time on the other missed. */
 	expect(&m, "cycles", PROCESS, 0, 0, NULL);
 	expect(&m, "L1-dcache-load-misses", PROCESS, 0, 0, NULL);
-	expect(&m, "cycles", PROCESS, 0, 100000,
-	       "a sampling probe per task of \"cycles\" on a hybrid machine: "
-	       "a per-task event binds to one of the core PMUs (CPUs 16-23 "
-	       "(\"cpu_atom\") and 0-15 (\"cpu_core\")) and would miss the "
-	       "task's time on the others' CPUs (sampling per task has one "
-	       "event, not one per core PMU); count it with .thread");
+	expect(&m, "cycles", PROCESS, 0, 100000, NULL);
+	expect(&m, "r00c0", PROCESS, 0, 100000,
+	       "a sampling probe per task of \"r00c0\" on a hybrid machine: "
+	       "a per-task event binds to one core PMU (\"cpu_core\", CPUs "
+	       "0-15) and would miss the task's time on CPUs 16-23 "
+	       "(\"cpu_atom\"); count a generic event (\"cycles\", "
+	       "\"instructions\"...): a task event per core PMU, summed, or "
+	       "sample .cpu");
 	expect(&m, "cpu_core/event=0xc0/", PROCESS, 0, 0,
 	       "binds to one core PMU (\"cpu_core\", CPUs 0-15) and would "
 	       "miss the task's time on CPUs 16-23 (\"cpu_atom\"); count a "
