@@ -778,9 +778,10 @@ void check__describe(const struct model *m, struct diag *d)
 		else
 			snprintf(what, sizeof(what), "counter \"%s\"", c->id);
 		scope_text(c, scope, sizeof(scope));
-		diag__note(d, c->src, &c->where, "%s: %s, %s%s%s%s%s", what,
-			   c->event, scope, counter__grouped(c) ?
-			   ", in group \"" : "", c->group,
+		diag__note(d, c->src, &c->where, "%s: %s, %s%s%s%s%s%s%s%s",
+			   what, c->event, scope, c->cpus[0] ? ", on .cpus(\"" : "",
+			   c->cpus, c->cpus[0] ? "\") only" : "",
+			   counter__grouped(c) ? ", in group \"" : "", c->group,
 			   counter__grouped(c) ? "\"" : "", target_hint(m, c));
 	}
 }

@@ -501,6 +501,20 @@ static void cpus(void)
 		"probe perfctr.event(\"cycles\").cpus(\"0-3,8\").counter(\"b\") {}\n"
 		"probe timer.s(1) { x = @perfctr(\"a\") + @perfctr(\"b\") }\n", 0);
 	is_int(r.errors, 0, ".cpus counters read");
+	{
+		char *msgs = NULL;
+		size_t len = 0;
+		FILE *out = r.d.out;
+
+		r.d.out = open_memstream(&msgs, &len);
+		check__describe(&r.m, &r.d);
+		fclose(r.d.out);
+		r.d.out = out;
+		like(msgs, "t.stp:1:1: counter \"a\": cpu_atom/event=0xc0/, "
+		     ".thread (per thread: each thread's own count), on "
+		     ".cpus(\"cpu_atom\") only\n", "stap -v: .cpus");
+		free(msgs);
+	}
 	rewrite__reads(&r.m);
 	ok(!emit__generate(&r.m, &opts, &gen), "the tapset is generated");
 	like(gen.stp.buf, "\"t.stp:1:1\", .cpus = \"cpu_atom\" },",
