@@ -593,6 +593,17 @@ static void one_cluster(void)
 	ok(!perfctr_topology__hybrid(&t), "one cluster: not hybrid");
 	is_int(perfctr_topology__check(&t, &req, &enc, err, sizeof(err)), 0,
 	       "one cluster: its event per task");
+	{
+		struct perfctr_request cpu = { .scope = CPU,
+					       .cpus = "armv8_pmuv3_0" };
+		int *cpus;
+
+		is_int(perfctr_topology__restrict(&t, &cpu, &cpus, err,
+						  sizeof(err)), 8,
+		       "one cluster: .cpus(\"armv8_pmuv3_0\"), its 8 CPUs");
+		ok(cpus && cpus[0] == 0 && cpus[7] == 7, "  0 to 7");
+		free(cpus);
+	}
 }
 
 int main(void)
