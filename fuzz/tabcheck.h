@@ -45,6 +45,7 @@ static inline void tabcheck_request(const struct perfctr_request *r)
 		 r->event[0]);
 	TABCHECK(strnlen(r->src, sizeof(r->src)) < sizeof(r->src));
 	TABCHECK(strnlen(r->target, sizeof(r->target)) < sizeof(r->target));
+	TABCHECK(strnlen(r->cpus, sizeof(r->cpus)) < sizeof(r->cpus));
 	TABCHECK(r->plm == PERFCTR_PLM_USER || r->plm == PERFCTR_PLM_KERNEL ||
 		 r->plm == PERFCTR_PLM_ALL);
 	TABCHECK(r->gh <= (PERFCTR_GH_GUEST | PERFCTR_GH_HOST));

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cpus.c - CPU lists such as "0-3,5,7-8": the online CPUs, from
- * SYSFS/devices/system/cpu/online, and a PMU's cpumask.
+ * SYSFS/devices/system/cpu/online, and a PMU's cpumask; and written.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -61,6 +61,29 @@ int perfctr_cpus__parse(const char *list, int **cpus)
 		return -ENOMEM;
 	list_parse(list, *cpus);
 	return n;
+}
+
+int perfctr_cpus__format(const int *cpus, int n, char *buf, size_t len)
+{
+	int i = 0, j, ranges = 0, k;
+	size_t used = 0;
+
+	if (len)
+		buf[0] = '\0';
+	while (i < n) {
+		for (j = i; j + 1 < n && cpus[j + 1] == cpus[j] + 1; j++)
+			;
+		k = j > i ? snprintf(buf + used, len - used, "%s%d-%d",
+				     ranges ? "," : "", cpus[i], cpus[j]) :
+			    snprintf(buf + used, len - used, "%s%d",
+				     ranges ? "," : "", cpus[i]);
+		if (k < 0 || (size_t)k >= len - used)
+			return -ENOSPC;
+		used += k;
+		ranges++;
+		i = j + 1;
+	}
+	return ranges;
 }
 
 int perfctr_cpus__has(const char *list, int cpu)

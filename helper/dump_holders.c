@@ -240,6 +240,9 @@ static int parse_assign(struct perfctr_holder *h, char *text)
 		next = strchr(rec, ';');
 		if (next)
 			*next++ = '\0';
+		if (rec[0] && strchr("csu", rec[0]))
+			continue;	/* CPU, socket, unit: the dump shows the
+					 * counter's own record */
 		ret = rec[0] == 'g' ? parse_group(h, rec + 1, gseen) :
 		      parse_record(h, rec, seen);
 	}

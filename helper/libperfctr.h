@@ -36,6 +36,8 @@ enum perfctr_gh {
 #define PERFCTR_NAME_MAX 256
 #define PERFCTR_ID_MAX   64
 #define PERFCTR_SRC_MAX  512
+/* A CPU list as perfctr-run carries it ("0-3,8"), with its NUL. */
+#define PERFCTR_CPU_LIST_MAX 128
 #define PERFCTR_REQ_MAX  512	/* counters one module may declare */
 
 /* An event name split into its base and perf-style modifiers:
@@ -79,6 +81,8 @@ struct perfctr_request {
 	unsigned int payload;		/* a sampling clause's payload: what
 					 * its body reads of each sample
 					 * (PERFCTR_PL_*, perfctr_payload.h) */
+	char cpus[PERFCTR_CPU_LIST_MAX];	/* .cpus("LIST"): a CPU list
+						 * or a core PMU's name; "" */
 };
 
 /* A group: its counters are one perf event group, led by the one with
@@ -101,7 +105,7 @@ enum perfctr_scope {
 };
 
 /* Longest perfctr_req value, with every byte of the strings escaped. */
-#define PERFCTR_REQ_FMT_MAX 2560
+#define PERFCTR_REQ_FMT_MAX 2944
 
 /* Writes the value of a perfctr_req entry (after "perfctr_req=").
  * Returns its length, or -ENOSPC; -EINVAL for an empty id or event or a
@@ -453,7 +457,6 @@ int perfctr_topology__check(const struct perfctr_topology *t,
  * PERFCTR_CPU_RANGES (runtime/perfctr.h). */
 #define PERFCTR_CORE_PMUS_MAX 4
 #define PERFCTR_CPU_RANGES_MAX 8
-#define PERFCTR_CPU_LIST_MAX 128
 
 /* A counter's encoding on one core PMU's CPUs (a "cIDX" record). */
 struct perfctr_core_enc {
@@ -469,14 +472,28 @@ struct perfctr_core_enc {
  * PERF_TYPE_RAW): the generic event with the PMU's type in config bits
  * 32-63, as perf opens it.  Arm (no PMU has type 4): the PMU's own type
  * and the event number of its sysfs alias (cycles: events/cpu_cycles);
- * cache events there are left to the kernel (0).  Returns how many (at
- * most PERFCTR_CORE_PMUS_MAX) in out, 0 when one encoding serves every
- * CPU, or -EOPNOTSUPP with why in err. */
+ * cache events there are left to the kernel (0).  A counter with
+ * .cpus("LIST") gets records for the CPUs of its list only, on any
+ * machine: those encodings for the CPUs each core PMU has of the list,
+ * or its one encoding for the list.  Returns how many (at most
+ * PERFCTR_CORE_PMUS_MAX) in out, 0 when one encoding serves every CPU,
+ * or -EOPNOTSUPP (-EINVAL: the list, perfctr_topology__restrict) with
+ * why in err. */
 int perfctr_topology__core_encodings(const struct perfctr_topology *t,
 				     const struct perfctr_request *req,
 				     const struct perfctr_encoding *enc,
 				     struct perfctr_core_enc *out,
 				     char *err, size_t len);
+
+/* The CPUs of req's .cpus("LIST") on this machine: the CPUs of the
+ * list, or the `cpus` of the core PMU LIST names.  Returns how many,
+ * with their ids in *cpus (malloc'd, ascending); 0 (and NULL) when req
+ * has no .cpus; or -EINVAL with why in err: a CPU the machine lacks (not
+ * in SYSFS/devices/system/cpu/possible, else online), no core PMU of
+ * that name (with the nearest names), one that names no CPUs. */
+int perfctr_topology__restrict(const struct perfctr_topology *t,
+			       const struct perfctr_request *req, int **cpus,
+			       char *err, size_t len);
 
 /* The CPUs a .socket counter of enc is opened on: its PMU's cpumask,
  * one CPU a socket.  Returns how many, with their ids in *cpus
@@ -497,6 +514,10 @@ const char *perfctr_span__text(unsigned int span);
  * number of CPUs with their ids in *cpus (malloc'd, ascending), or
  * -EINVAL (malformed), -ENOMEM. */
 int perfctr_cpus__parse(const char *list, int **cpus);
+
+/* cpus[0..n) (ascending) as sysfs writes a list, "0-3,8", into buf.
+ * Returns the number of ranges, or -ENOSPC when it does not fit. */
+int perfctr_cpus__format(const int *cpus, int n, char *buf, size_t len);
 
 /* Is cpu in the CPU list?  1, 0, or -EINVAL, -ENOMEM. */
 int perfctr_cpus__has(const char *list, int cpu);

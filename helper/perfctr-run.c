@@ -153,6 +153,8 @@ struct plan {
 	/* on a hybrid machine, each core PMU's encoding, for its CPUs */
 	struct perfctr_core_enc (*cenc)[PERFCTR_CORE_PMUS_MAX];
 	int *ncenc;
+	/* .cpus("LIST") requests: the CPUs of the list, ascending */
+	int **rcpus, *nrcpus;
 };
 
 static int plan_alloc(struct plan *p, const struct perfctr_modtab *tab)
@@ -176,7 +178,9 @@ static int plan_alloc(struct plan *p, const struct perfctr_modtab *tab)
 	p->unit = calloc(n, sizeof(*p->unit));
 	p->cenc = calloc(n, sizeof(*p->cenc));
 	p->ncenc = calloc(n, sizeof(*p->ncenc));
-	if (!p->cenc || !p->ncenc || !p->unit || !p->enc || !p->ok || !p->why || !p->set || !p->set_idx ||
+	p->rcpus = calloc(n, sizeof(*p->rcpus));
+	p->nrcpus = calloc(n, sizeof(*p->nrcpus));
+	if (!p->rcpus || !p->nrcpus || !p->cenc || !p->ncenc || !p->unit || !p->enc || !p->ok || !p->why || !p->set || !p->set_idx ||
 	    !p->set_pos || !p->res || !p->leader || !p->fd0 || !p->sock ||
 	    !p->nsock)
 		return -ENOMEM;
@@ -216,6 +220,10 @@ static void plan_free(struct plan *p)
 	free(p->unit);
 	free(p->cenc);
 	free(p->ncenc);
+	for (i = 0; p->rcpus && i < (int)p->tab->n; i++)
+		free(p->rcpus[i]);
+	free(p->rcpus);
+	free(p->nrcpus);
 }
 
 static int grouped(const struct plan *p, unsigned int i)
@@ -314,9 +322,11 @@ static void resolve_all(struct plan *p, struct perfctr_resolver *r,
  * socket): refused here, before any trial open, are the counters that
  * cannot be had that way on this machine's PMUs (topology.c): per-socket
  * PMUs but in .socket, anything else in .socket, and on a hybrid machine
- * one core type's events, and hardware events per task.  A .socket
- * counter's CPUs are its PMU's cpumask; on a hybrid machine a generic
- * hardware event per CPU gets each core PMU's encoding for its CPUs.
+ * one core type's events (unless .cpus("LIST") keeps them to its
+ * CPUs), and hardware events per task.  A .socket counter's CPUs are
+ * its PMU's cpumask; on a hybrid machine a generic hardware event per
+ * CPU gets each core PMU's encoding for its CPUs; a .cpus("LIST")
+ * counter is opened (and its CPU records name) only the list's CPUs.
  */
 static void topology_all(struct plan *p, const char *sysfs_root)
 {
@@ -344,6 +354,11 @@ static void topology_all(struct plan *p, const char *sysfs_root)
 				  t, &p->tab->reqs[i], &p->enc[i], p->cenc[i],
 				  err, sizeof(err))) < 0) {
 			p->ncenc[i] = 0;
+			fail(p, i, err);
+		} else if ((p->nrcpus[i] = perfctr_topology__restrict(
+				  t, &p->tab->reqs[i], &p->rcpus[i], err,
+				  sizeof(err))) < 0) {
+			p->nrcpus[i] = 0;
 			fail(p, i, err);
 		}
 	}
@@ -617,11 +632,17 @@ static int explain_payload(const struct plan *p, unsigned int k, int cpu,
 }
 
 /* Is request i opened on cpu: every CPU, but a .socket counter only on
- * its sockets' CPUs. */
+ * its sockets' CPUs, and a .cpus("LIST") one on its list's. */
 static int opened_on(const struct plan *p, unsigned int i, int cpu)
 {
 	int k;
 
+	if (p->nrcpus[i]) {
+		for (k = 0; k < p->nrcpus[i]; k++)
+			if (p->rcpus[i][k] == cpu)
+				return 1;
+		return 0;
+	}
 	if (p->tab->reqs[i].scope != PERFCTR_SCOPE_SOCKET)
 		return 1;
 	for (k = 0; k < p->nsock[i]; k++)

@@ -29,6 +29,7 @@ static const struct pc_kv_field fields[] = {
 	LETTERS(gh, "gh", 1),
 	OPTIONAL_STR(group, PERFCTR_ID_MAX),
 	OPTIONAL(payload),
+	OPTIONAL_STR(cpus, PERFCTR_CPU_LIST_MAX),
 };
 #define NFIELDS ARRAY_SIZE(fields)
 

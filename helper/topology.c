@@ -366,21 +366,67 @@ static int per_task(const struct perfctr_topology *t,
 		      req->sample || req->hz ? ", or sample .cpu" : "");
 }
 
+/* Is req's counter one the module creates on each CPU (.cpu, .thread,
+ * .cgroup; not sampling, not in a group): one .cpus may restrict? */
+static int made_per_cpu(const struct perfctr_request *req)
+{
+	return req->scope != PERFCTR_SCOPE_PROCESS &&
+	       req->scope != PERFCTR_SCOPE_SOCKET && !req->sample &&
+	       !req->hz && !req->group[0];
+}
+
+/* Is every CPU of set[0..n) in p's `cpus`? */
+static int within(const struct perfctr_topo_pmu *p, const int *set, int n)
+{
+	int *have, nhave, i, j = 0;
+
+	nhave = perfctr_cpus__parse(p->cpus, &have);
+	for (i = 0; i < n && nhave > 0; i++) {
+		while (j < nhave && have[j] < set[i])
+			j++;
+		if (j == nhave || have[j] != set[i])
+			break;
+	}
+	free(have);
+	return nhave > 0 && i == n;
+}
+
+/* An event of core PMU p alone, per CPU: on the CPUs of its .cpus
+ * ("LIST") when they are all p's, else refused, saying how to restrict
+ * it. */
 static int one_core_type(const struct perfctr_topology *t,
 			 const struct perfctr_topo_pmu *p,
 			 const struct perfctr_request *req, char *err,
 			 size_t len)
 {
 	char cpus[512];
+	int *set, n = 0, fits;
 
+	if (req->cpus[0]) {
+		n = perfctr_topology__restrict(t, req, &set, err, len);
+		if (n < 0)
+			return n;
+		fits = within(p, set, n);
+		free(set);
+		if (fits)
+			return 0;
+		return pc_err(err, len, -EOPNOTSUPP,
+			      "event \"%s\" is of core PMU \"%s\" (CPUs %s) "
+			      "only, and its .cpus(\"%s\") names other CPUs, "
+			      "on which the kernel cannot create it; restrict "
+			      "it to its PMU's CPUs with .cpus(\"%s\")",
+			      req->event, p->name, p->cpus, req->cpus,
+			      p->name);
+	}
 	others(t, p, cpus, sizeof(cpus));
 	return pc_err(err, len, -EOPNOTSUPP,
 		      "event \"%s\" is of core PMU \"%s\" (CPUs %s) only, and "
 		      "this machine is hybrid: %s needs a copy on every CPU, "
-		      "and the kernel cannot create it on CPUs %s; count a "
+		      "and the kernel cannot create it on CPUs %s; restrict it "
+		      "to its PMU's CPUs with .cpus(\"%s\"), or count a "
 		      "generic event (\"cycles\", \"instructions\"...), which "
 		      "each CPU's core PMU takes", req->event, p->name, p->cpus,
-		      scope_name(req), cpus);
+		      scope_name(req), cpus, p->name);
 }
 
 int perfctr_topology__check(const struct perfctr_topology *t,
@@ -389,8 +435,20 @@ int perfctr_topology__check(const struct perfctr_topology *t,
 			    char *err, size_t len)
 {
 	const struct perfctr_topo_pmu *p = perfctr_topology__pmu(t, enc);
-	int socket = p && p->span == PERFCTR_SPAN_SOCKET;
+	int socket = p && p->span == PERFCTR_SPAN_SOCKET, *set, n;
 
+	if (req->cpus[0] && !made_per_cpu(req))
+		return pc_err(err, len, -EOPNOTSUPP, ".cpus(\"%s\") restricts "
+			      "a counter made per CPU (.cpu, .thread, .cgroup; "
+			      "not sampling, not in a group), not %s%s",
+			      req->cpus, req->group[0] ? "a group's counter, " :
+			      "", scope_name(req));
+	if (req->cpus[0]) {	/* its CPUs are there */
+		n = perfctr_topology__restrict(t, req, &set, err, len);
+		if (n < 0)
+			return n;
+		free(set);
+	}
 	if (req->scope == PERFCTR_SCOPE_SOCKET)
 		return socket ? two_in_a_socket(t, p, req, err, len) :
 		       not_socket(p, req, err, len);
@@ -466,6 +524,11 @@ static int list_fits(const char *cpus)
 	return n <= PERFCTR_CPU_RANGES_MAX;
 }
 
+static int restricted(const struct perfctr_topology *t,
+		      const struct perfctr_request *req,
+		      const struct perfctr_encoding *enc,
+		      struct perfctr_core_enc *out, char *err, size_t len);
+
 int perfctr_topology__core_encodings(const struct perfctr_topology *t,
 				     const struct perfctr_request *req,
 				     const struct perfctr_encoding *enc,
@@ -477,6 +540,8 @@ int perfctr_topology__core_encodings(const struct perfctr_topology *t,
 	unsigned int i;
 	int n = 0, x86 = of_type(t, PERF_TYPE_RAW) != NULL;
 
+	if (req->cpus[0] && made_per_cpu(req))
+		return restricted(t, req, enc, out, err, len);
 	if (!perfctr_topology__hybrid(t) || !core_encoded(req) ||
 	    !is_generic(enc) || enc->config >> 32)
 		return 0;
@@ -537,4 +602,193 @@ int perfctr_topology__socket_cpus(const struct perfctr_topology *t,
 	if (!p || p->span != PERFCTR_SPAN_SOCKET)
 		return -ENOENT;
 	return perfctr_cpus__parse(p->cpus, cpus);
+}
+
+/* -------------------------------------------------------- .cpus("LIST") */
+
+/* The CPUs this machine may have: SYSFS/devices/system/cpu/possible
+ * (the kernel's nr_cpu_ids follows it), else the online ones. */
+static int machine_cpus(const struct perfctr_topology *t, int **cpus)
+{
+	char buf[LIST_MAX];
+	int dfd = open(t->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC), n;
+
+	*cpus = NULL;
+	if (dfd < 0)
+		return -errno;
+	n = pc_sysfs_read(dfd, "devices/system/cpu/possible", buf, sizeof(buf));
+	close(dfd);
+	if (n > 0)
+		return perfctr_cpus__parse(buf, cpus);
+	return perfctr_cpus__online(t->root, cpus);
+}
+
+/* The names of the core PMUs, for a message. */
+static void core_names(const struct perfctr_topology *t, char *buf,
+		       size_t len)
+{
+	unsigned int i;
+	const char *sep = "";
+
+	buf[0] = '\0';
+	for (i = 0; i < t->n; i++)
+		if (t->pmus[i].span == PERFCTR_SPAN_CORE ||
+		    t->pmus[i].span == PERFCTR_SPAN_HYBRID) {
+			pc_err_append(buf, len, "%s\"%s\" (CPUs %s)", sep,
+				      t->pmus[i].name, t->pmus[i].cpus);
+			sep = ", ";
+		}
+}
+
+/* .cpus("NAME"): the `cpus` of core PMU NAME. */
+static int pmu_cpus(const struct perfctr_topology *t,
+		    const struct perfctr_request *req, int **cpus, char *err,
+		    size_t len)
+{
+	const struct perfctr_topo_pmu *p = NULL;
+	struct pc_suggest s;
+	char names[512];
+	unsigned int i;
+	int n;
+
+	pc_suggest_init(&s, req->cpus);
+	for (i = 0; i < t->n; i++) {
+		if (t->pmus[i].span != PERFCTR_SPAN_CORE &&
+		    t->pmus[i].span != PERFCTR_SPAN_HYBRID)
+			continue;
+		if (!strcmp(t->pmus[i].name, req->cpus))
+			p = &t->pmus[i];
+		pc_suggest_add(t->pmus[i].name, &s);
+	}
+	if (!p) {
+		core_names(t, names, sizeof(names));
+		if (!names[0])
+			return pc_err(err, len, -EINVAL, ".cpus(\"%s\"): this "
+				      "machine has no core PMU with a `cpus` "
+				      "file, \"%s\" or another: give a CPU list "
+				      "(\"0-3\")", req->cpus, req->cpus);
+		pc_err(err, len, -EINVAL, ".cpus(\"%s\"): this machine has "
+		       "no core PMU \"%s\" (its core PMUs, those with a `cpus` "
+		       "file: %s)", req->cpus, req->cpus, names);
+		pc_suggest_append(&s, "", err, len);
+		return -EINVAL;
+	}
+	n = perfctr_cpus__parse(p->cpus, cpus);
+	if (n <= 0)
+		return pc_err(err, len, -EINVAL, ".cpus(\"%s\"): core PMU "
+			      "\"%s\" names no CPUs (its `cpus` is \"%s\")",
+			      req->cpus, p->name, p->cpus);
+	return n;
+}
+
+int perfctr_topology__restrict(const struct perfctr_topology *t,
+			       const struct perfctr_request *req, int **cpus,
+			       char *err, size_t len)
+{
+	char list[256];
+	int *have, nhave, n, i, j = 0;
+
+	*cpus = NULL;
+	if (!req->cpus[0])
+		return 0;
+	if (!(req->cpus[0] >= '0' && req->cpus[0] <= '9'))
+		return pmu_cpus(t, req, cpus, err, len);
+	n = perfctr_cpus__parse(req->cpus, cpus);
+	if (n <= 0)
+		return pc_err(err, len, -EINVAL, ".cpus(\"%s\"): not a CPU "
+			      "list (\"0-3,8\") nor a core PMU's name",
+			      req->cpus);
+	nhave = machine_cpus(t, &have);
+	if (nhave <= 0) {
+		free(*cpus);
+		*cpus = NULL;
+		return pc_err(err, len, -EINVAL, ".cpus(\"%s\"): cannot read "
+			      "this machine's CPUs under %s", req->cpus,
+			      t->root);
+	}
+	for (i = 0; i < n; i++) {
+		while (j < nhave && have[j] < (*cpus)[i])
+			j++;
+		if (j < nhave && have[j] == (*cpus)[i])
+			continue;
+		if (perfctr_cpus__format(have, nhave, list, sizeof(list)) < 0)
+			snprintf(list, sizeof(list), "%d-%d", have[0],
+				 have[nhave - 1]);
+		pc_err(err, len, -EINVAL, ".cpus(\"%s\"): this machine has no "
+		       "CPU %d (its CPUs: %s)", req->cpus, (*cpus)[i], list);
+		free(have);
+		free(*cpus);
+		*cpus = NULL;
+		return -EINVAL;
+	}
+	free(have);
+	return n;
+}
+
+/* The CPUs of set[0..n) that list names, into out. */
+static int intersect(const int *set, int n, const char *list, int *out)
+{
+	int *have, nhave, i, j = 0, m = 0;
+
+	nhave = perfctr_cpus__parse(list, &have);
+	for (i = 0; i < n && nhave > 0; i++) {
+		while (j < nhave && have[j] < set[i])
+			j++;
+		if (j < nhave && have[j] == set[i])
+			out[m++] = set[i];
+	}
+	free(have);
+	return m;
+}
+
+/* A restricted counter's CPU records: on a hybrid machine, a generic
+ * hardware event's encoding on each core PMU for the CPUs of its list
+ * that PMU has; anything else (one PMU's event, software, a raw one
+ * the kernel places): its one encoding, for the list. */
+static int restricted(const struct perfctr_topology *t,
+		      const struct perfctr_request *req,
+		      const struct perfctr_encoding *enc,
+		      struct perfctr_core_enc *out, char *err, size_t len)
+{
+	const struct perfctr_topo_pmu *p = perfctr_topology__pmu(t, enc);
+	struct perfctr_core_enc full[PERFCTR_CORE_PMUS_MAX];
+	struct perfctr_request all = *req;
+	int *set, *part = NULL, n, k, m = 0, i, ranges = 0;
+
+	n = perfctr_topology__restrict(t, req, &set, err, len);
+	if (n < 0)
+		return n;
+	all.cpus[0] = '\0';
+	k = perfctr_topology__core_encodings(t, &all, enc, full, err, len);
+	if (k < 0 || !(part = malloc(n * sizeof(*part)))) {
+		free(set);
+		return k < 0 ? k : pc_err(err, len, -ENOMEM, "out of memory");
+	}
+	if (!k) {	/* one encoding on every CPU */
+		full[0].enc = *enc;
+		snprintf(full[0].pmu, sizeof(full[0].pmu), "%s",
+			 p ? p->name : "");
+		k = 1;
+	}
+	for (i = 0; i < k && ranges >= 0; i++) {
+		int c = k == 1 ? n : intersect(set, n, full[i].cpus, part);
+
+		if (!c)
+			continue;
+		out[m] = full[i];
+		ranges = perfctr_cpus__format(k == 1 ? set : part, c,
+					      out[m].cpus, sizeof(out[m].cpus));
+		if (ranges > PERFCTR_CPU_RANGES_MAX)
+			ranges = -ENOSPC;
+		m++;
+	}
+	free(set);
+	free(part);
+	if (ranges < 0)
+		return pc_err(err, len, -EOPNOTSUPP, "event \"%s\": "
+			      ".cpus(\"%s\") names its CPUs%s in more than %d "
+			      "ranges", req->event, req->cpus,
+			      k > 1 ? " on one core PMU" : "",
+			      PERFCTR_CPU_RANGES_MAX);
+	return m;
 }

@@ -64,6 +64,12 @@ module_param_cb(perfctr_requests, &perfctr_requests_ops,
 MODULE_PARM_DESC(perfctr_requests, "this module's counter requests");
 
 static struct perfctr_slot perfctr_slots[PERFCTR_NDECLARED];
+
+static bool perfctr_left_out(unsigned int idx, int cpu)
+{
+	return perfctr_requests[idx].cpus &&
+	       !perfctr_slot_cpu_enc(&perfctr_slots[idx], cpu);
+}
 #ifdef PERFCTR_NGROUPS
 static struct perfctr_group_slot perfctr_gslots[PERFCTR_NGROUPS];
 #define PERFCTR_TABLE_GROUPS .groups = perfctr_groups, \
@@ -140,6 +146,9 @@ static const char *perfctr_read_error(unsigned int idx, int rc)
 	if (perfctr_requests[idx].scope == PERFCTR_SCOPE_SOCKET ||
 	    rc == -EMEDIUMTYPE)
 		return perfctr_socket_why(rc);
+	if (rc == -EXDEV || (rc == -ENODEV &&
+			     perfctr_left_out(idx, raw_smp_processor_id())))
+		return perfctr_slots[idx].cpus_why;
 	if (rc == -ENODEV && perfctr_requests[idx].group)
 		return "has no group on this CPU: perfctr-run opened it on "
 		       "the CPUs that were online when it ran";

@@ -62,6 +62,8 @@ struct perfctr_request_desc {
 	const char *src;
 	unsigned int group;	/* 1 + its group in perfctr_groups[], or 0 */
 	unsigned int gslot;	/* its place among all groups' counters */
+	const char *cpus;	/* .cpus("LIST"): counted only on the CPUs
+				 * its CPU records name; NULL: on every CPU */
 };
 
 /* A perf event group: counters first .. first + n - 1 (gslots), led by
@@ -90,6 +92,8 @@ struct perfctr_group_desc {
  * record each), and CPU ranges in one record's CPU list. */
 #define PERFCTR_CORE_PMUS	4
 #define PERFCTR_CPU_RANGES	8
+/* A .cpus counter's message for a read on a CPU it does not count on. */
+#define PERFCTR_CPUS_WHY	160
 
 /* A counter's encoding on the CPUs of one core PMU: CPUs lo[k]..hi[k]
  * for k < nrange, ascending and apart. */
@@ -121,6 +125,9 @@ struct perfctr_slot {
 	 * the encoding above on every CPU */
 	unsigned int nenc;
 	struct perfctr_cpu_enc enc[PERFCTR_CORE_PMUS];
+	/* .cpus("LIST"): its CPU records name only the CPUs it counts on;
+	 * why a read elsewhere fails ("counts on CPUs 1 only ...") */
+	char cpus_why[PERFCTR_CPUS_WHY];
 };
 
 /* Where perfctr-run left a group's events open (docs/design.md, "The
@@ -152,7 +159,8 @@ int perfctr_assign_parse(char *s, const struct perfctr_table *t,
 			 char *err, size_t errlen);
 
 /* The encoding of slot s's counter on cpu: its cpu record's, or NULL
- * when it has none (the slot's own).  Any context; pure C. */
+ * when it has none (the slot's own; for a .cpus counter: no counter
+ * there).  Any context; pure C. */
 const struct perfctr_cpu_enc *perfctr_slot_cpu_enc(const struct perfctr_slot *s,
 						   unsigned int cpu);
 
@@ -362,6 +370,10 @@ static __always_inline u64 perfctr_event_count(struct perf_event *ev)
  * perfctr_cpus set; pc is this CPU's (this_cpu_ptr(perfctr_cpus)), which
  * the caller may have at hand.
  */
+/* Is request idx a .cpus counter that does not count on cpu?  Any
+ * context (perfctr.c). */
+static bool perfctr_left_out(unsigned int idx, int cpu);
+
 static __always_inline int perfctr_read_on(const struct perfctr_cpu *pc,
 					   unsigned int idx, u64 *val)
 {
@@ -375,6 +387,10 @@ static __always_inline int perfctr_read_on(const struct perfctr_cpu *pc,
 	if (READ_ONCE(pc->leaving)) {
 		*val = p->base + (ev ? local64_read(&ev->count) : 0);
 		return 0;
+	}
+	if (!ev && perfctr_left_out(idx, smp_processor_id())) {
+		*val = p->base;	/* 0: it never counts here */
+		return -EXDEV;
 	}
 	if (!ev)
 		return -ENODEV;
@@ -394,7 +410,9 @@ static __always_inline int perfctr_read_here(unsigned int idx, u64 *val)
  * NMI included).  A CPU on its way out still takes interrupts: once perf
  * has taken its counters off the PMU their counts are final, and those
  * are the answer, not an error.
- * Returns 0, -ENODEV (no counter on this CPU), -EIO (not counting).
+ * Returns 0, -ENODEV (no counter on this CPU), -EXDEV (a .cpus counter
+ * on a CPU it does not count on: *val is its constant base, for .thread
+ * and .cgroup, which count nothing there), -EIO (not counting).
  */
 static __always_inline int perfctr_read_local(unsigned int idx, u64 *val)
 {
@@ -518,6 +536,8 @@ static __always_inline int perfctr_read_scaled(unsigned int idx, u64 *val)
 	ev = READ_ONCE(p->ev);
 	if (ev)
 		rc = perfctr_event_scaled(ev, val);
+	else if (perfctr_left_out(idx, smp_processor_id()))
+		rc = -EXDEV;
 	if (rc && READ_ONCE(pc->leaving)) {
 		*val = 0;	/* as perfctr_read_local() */
 		rc = 0;

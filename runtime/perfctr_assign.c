@@ -12,7 +12,8 @@
  * PMU's cpumask; for a counter whose event has a sysfs unit or scale,
  * uIDX,MULT,SHIFT,UNIT; on a hybrid machine, for a counter created per
  * CPU, cIDX,TYPE,CONFIG,CONFIG1,CONFIG2,CPUS: its encoding on each core
- * PMU's CPUs.  The events themselves are checked at start
+ * PMU's CPUs (for a .cpus("LIST") counter on any machine: on the CPUs
+ * it counts on, and on no other).  The events themselves are checked at start
  * (perfctr_group_event_check(), on what the fds hold).
  */
 #ifdef __KERNEL__
@@ -300,7 +301,8 @@ static int perfctr_cpu_record(char *rec, const struct perfctr_table *t,
 			 idx);
 		return -EINVAL;
 	}
-	if (!perfctr_core_type(e.type)) {
+	if (!perfctr_core_type(e.type) &&
+	    !(r->cpus && perfctr_type_allowed(e.type))) {	/* .cpus: any */
 		snprintf(err, errlen, "counter \"%s\": CPU record of type %u, "
 			 "which is no core PMU's", r->id, e.type);
 		return -EINVAL;
@@ -353,22 +355,58 @@ const struct perfctr_cpu_enc *perfctr_slot_cpu_enc(const struct perfctr_slot *s,
 	return perfctr_cpu_enc_count(s, cpu, &count);
 }
 
-/* A counter's CPU records name every CPU of the kernel's once. */
-static int perfctr_cpu_records_check(const struct perfctr_slot *s,
-				     const char *id, unsigned int max_cpus,
+/* s's CPUs as a list ("0-3,8") into buf, for a message. */
+static void perfctr_cpu_list(const struct perfctr_slot *s,
+			     unsigned int max_cpus, char *buf, size_t len)
+{
+	unsigned int cpu, lo, count;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (cpu = 0; cpu < max_cpus && n < len; cpu++) {
+		if (!perfctr_cpu_enc_count(s, cpu, &count))
+			continue;
+		for (lo = cpu; cpu + 1 < max_cpus &&
+		     perfctr_cpu_enc_count(s, cpu + 1, &count); cpu++)
+			;
+		n += lo == cpu ? snprintf(buf + n, len - n, "%s%u",
+					  n ? "," : "", lo) :
+		     snprintf(buf + n, len - n, "%s%u-%u", n ? "," : "", lo,
+			      cpu);
+	}
+}
+
+/* A counter's CPU records name every CPU of the kernel's once; a .cpus
+ * counter's (r->cpus) name some, each once: the CPUs it counts on. */
+static int perfctr_cpu_records_check(struct perfctr_slot *s,
+				     const struct perfctr_request_desc *r,
+				     unsigned int max_cpus,
 				     char *err, size_t errlen)
 {
 	unsigned int cpu, count;
+	char list[96];
 
+	if (r->cpus && !s->nenc) {
+		snprintf(err, errlen, "counter \"%s\" has .cpus(\"%s\") and "
+			 "no CPU record: perfctr-run names its CPUs", r->id,
+			 r->cpus);
+		return -EINVAL;
+	}
 	for (cpu = 0; s->nenc && cpu < max_cpus; cpu++) {
 		perfctr_cpu_enc_count(s, cpu, &count);
-		if (count == 1)
+		if (count == 1 || (!count && r->cpus))
 			continue;
 		snprintf(err, errlen, "counter \"%s\": %s CPU %u (CPU "
 			 "records must name each of the kernel's %u CPUs "
-			 "once)", id, count ? "several CPU records name" :
+			 "once)", r->id, count ? "several CPU records name" :
 			 "no CPU record names", cpu, max_cpus);
 		return -EINVAL;
+	}
+	if (r->cpus) {
+		perfctr_cpu_list(s, max_cpus, list, sizeof(list));
+		snprintf(s->cpus_why, sizeof(s->cpus_why), "counts on CPUs %s "
+			 "only (.cpus(\"%s\")), not on this CPU", list,
+			 r->cpus);
 	}
 	return 0;
 }
@@ -458,7 +496,7 @@ int perfctr_assign_parse(char *s, const struct perfctr_table *t,
 			return -EINVAL;
 		}
 		if (t->reqs[i].id &&
-		    perfctr_cpu_records_check(&slots[i], t->reqs[i].id,
+		    perfctr_cpu_records_check(&slots[i], &t->reqs[i],
 					      t->max_cpus, err, errlen))
 			return -EINVAL;
 	}

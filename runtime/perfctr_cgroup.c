@@ -86,11 +86,13 @@ static void perfctr_cg_on_switch(void *data, bool preempt,
 	struct perfctr_cg_half *n = &cc->h[!(cc->cur & 1)];
 	unsigned int k;
 	u64 v, acc;
+	int rc;
 
 	if (unlikely(!READ_ONCE(perfctr_cpus)))
 		return;
 	for (k = 0; k < PERFCTR_NCGROUP; k++) {
-		if (perfctr_read_here(perfctr_cg_req[k], &v))
+		rc = perfctr_read_here(perfctr_cg_req[k], &v);
+		if (rc && rc != -EXDEV)	/* .cpus: its base where it is not */
 			v = PERFCTR_CG_NO_START;
 		acc = o->acc[k];
 		if (v != PERFCTR_CG_NO_START &&
@@ -111,11 +113,13 @@ static int perfctr_cg_here(struct perfctr_cg_cpu __percpu *cgs, unsigned int k,
 {
 	const struct perfctr_cg_half *h = perfctr_cg_now(this_cpu_ptr(cgs));
 	u64 start = READ_ONCE(h->start[k]), v;
+	int rc;
 
 	*val = READ_ONCE(h->acc[k]);
 	if (!perfctr_cg_has(current, k))
 		return 0;
-	if (perfctr_read_here(perfctr_cg_req[k], &v))
+	rc = perfctr_read_here(perfctr_cg_req[k], &v);
+	if (rc && rc != -EXDEV)	/* .cpus: nothing counted here */
 		return -EIO;
 	if (start != PERFCTR_CG_NO_START)	/* else: not measurable */
 		*val += v - start;

@@ -60,6 +60,13 @@ static int perfctr_per_cpu(unsigned int idx)
 	       !perfctr_samples(idx) && !perfctr_requests[idx].group;
 }
 
+/* Does request idx, per CPU, have a counter on cpu: not where its
+ * .cpus("LIST") leaves cpu out? */
+static int perfctr_on_cpu(unsigned int idx, int cpu)
+{
+	return perfctr_per_cpu(idx) && !perfctr_left_out(idx, cpu);
+}
+
 /* .process counters and .process sampling clauses: an event per task */
 static int perfctr_per_task(unsigned int idx)
 {
@@ -81,7 +88,8 @@ static void perfctr_attr_enc(const struct perfctr_slot *s,
 }
 
 /* The attr of s's counter on cpu: on a hybrid machine, the encoding of
- * the core PMU that cpu belongs to ("cIDX" records), or else the one. */
+ * the core PMU that cpu belongs to ("cIDX" records), or else the one
+ * (a .cpus counter has one only on the CPUs its records name). */
 static void perfctr_attr_on(const struct perfctr_slot *s, int cpu,
 			    struct perf_event_attr *attr)
 {
@@ -210,15 +218,17 @@ static void perfctr_retire(struct perf_event *ev, struct perfctr_dead *d)
 	llist_add(&d->node, &perfctr_dead);
 }
 
-/* Can this request's event be created inside a hotplug callback? */
-static int perfctr_callback_safe(unsigned int idx)
+/* Can this request's event be created on cpu inside a hotplug
+ * callback? */
+static int perfctr_callback_safe(unsigned int idx, int cpu)
 {
-	const struct perfctr_slot *s = &perfctr_slots[idx];
+	struct perf_event_attr attr;
 
-	if (s->type != PERF_TYPE_SOFTWARE || s->nenc)	/* core PMUs' */
+	perfctr_attr_on(&perfctr_slots[idx], cpu, &attr);
+	if (attr.type != PERF_TYPE_SOFTWARE)
 		return 1;
-	return s->config == PERF_COUNT_SW_CPU_CLOCK ||
-	       s->config == PERF_COUNT_SW_TASK_CLOCK;
+	return attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+	       attr.config == PERF_COUNT_SW_TASK_CLOCK;
 }
 
 /* Offline callback, on the CPU going away: from now on a counter that
@@ -245,7 +255,7 @@ static int perfctr_cpu_online(unsigned int cpu)
 
 	WRITE_ONCE(pc->gen, pc->gen + 1);
 	for (i = 0; i < PERFCTR_NDECLARED; i++) {
-		if (!perfctr_per_cpu(i))
+		if (!perfctr_on_cpu(i, cpu))
 			continue;
 		d = kmalloc(sizeof(*d), GFP_KERNEL);
 		if (!d) {	/* the old counter stays: its reads fail */
@@ -256,7 +266,7 @@ static int perfctr_cpu_online(unsigned int cpu)
 		}
 		s.idx = i;
 		s.ev = NULL;
-		if (perfctr_callback_safe(i)) {
+		if (perfctr_callback_safe(i, cpu)) {
 			s.ev = perfctr_event_new(i, cpu, 0);
 			if (IS_ERR(s.ev))
 				s.ev = NULL;
@@ -289,7 +299,7 @@ static void perfctr_refill(int cpu)
 	PERFCTR_WIDEN();	/* tests: a longer time without them */
 	s.gen = READ_ONCE(pc->gen);
 	for (i = 0; i < PERFCTR_NDECLARED; i++) {
-		if (!perfctr_per_cpu(i) || !cpu_online(cpu) ||
+		if (!perfctr_on_cpu(i, cpu) || !cpu_online(cpu) ||
 		    READ_ONCE(perfctr_pair_now(pc, i)->ev))	/* a hint */
 			continue;
 		s.idx = i;
@@ -371,7 +381,7 @@ static int perfctr_cpus_start(void)
 	cpus_read_lock();
 	for_each_online_cpu(cpu) {
 		for (i = 0; i < PERFCTR_NDECLARED && !rc; i++) {
-			if (!perfctr_per_cpu(i))
+			if (!perfctr_on_cpu(i, cpu))
 				continue;
 			ev = perfctr_event_new(i, cpu, 1);
 			if (IS_ERR(ev)) {

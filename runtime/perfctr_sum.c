@@ -87,6 +87,8 @@ static void perfctr_sum_take(struct perfctr_sum_cpu *sc, unsigned int idx,
 		perfctr_read_local(idx, &v->val);
 	if (v->rc)
 		v->val = 0;
+	if (v->rc == -EXDEV)	/* a CPU outside its .cpus: nothing counted */
+		v->rc = 0;
 	v->ns = ktime_get_mono_fast_ns();
 	v->state = PERFCTR_SNAP_LIVE;
 	perfctr_snap_write(&sc->snap[idx], v);

@@ -123,13 +123,15 @@ static struct perfctr_thread_half *perfctr_thread_now(struct perfctr_thread *t)
 	return &t->h[c & 1];
 }
 
-/* Counter slot k's count on this CPU, or PERFCTR_NO_START.  IRQs off. */
+/* Counter slot k's count on this CPU, or PERFCTR_NO_START; a .cpus
+ * counter's constant base on a CPU it does not count on (the thread's
+ * time there adds nothing).  IRQs off. */
 static __always_inline u64 perfctr_thread_count(unsigned int k)
 {
 	u64 v;
+	int rc = perfctr_read_here(perfctr_thread_req[k], &v);
 
-	return perfctr_read_here(perfctr_thread_req[k], &v) ?
-	       PERFCTR_NO_START : v;
+	return rc && rc != -EXDEV ? PERFCTR_NO_START : v;
 }
 
 /* Thread t comes in on this CPU (or is first seen there): it counts from
@@ -332,10 +334,13 @@ static __always_inline int perfctr_read_thread(unsigned int idx, u64 *val)
 		if (!h->on)
 			*val = h->acc[k];	/* inside its own switch-out */
 		else if (h->start[k] == PERFCTR_NO_START ||
-			 perfctr_read_on(pc, idx, &v))
+			 ((rc = perfctr_read_on(pc, idx, &v)) &&
+			  rc != -EXDEV))	/* .cpus: not counted here */
 			rc = -EIO;
-		else
+		else {
 			*val = h->acc[k] + v - h->start[k];
+			rc = 0;
+		}
 	}
 	local_irq_restore(flags);
 	return rc;

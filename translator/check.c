@@ -219,6 +219,22 @@ static int check_scope(const struct model *m, struct counter *c,
 			     c->id);
 		return 1;
 	}
+	if (c->cpus[0] && (counter__samples(c) || counter__grouped(c) ||
+			   c->scope == PERFCTR_SCOPE_PROCESS ||
+			   c->scope == PERFCTR_SCOPE_SOCKET)) {
+		diag__report(d, DIAG_SEMANTIC, c->src, &c->cpus_tok,
+			     "%s%s%s.cpus restricts a counter made per CPU "
+			     "(.cpu, .thread, .cgroup) to some CPUs; it cannot "
+			     "restrict %s", counter__samples(c) ? "" :
+			     "perfctr counter \"", counter__samples(c) ? "" :
+			     c->id, counter__samples(c) ? "" : "\": ",
+			     counter__samples(c) ? "a sampling probe" :
+			     counter__grouped(c) ? "a group's counter" :
+			     c->scope == PERFCTR_SCOPE_PROCESS ?
+			     ".process (one counter per task)" :
+			     ".socket (one counter per socket)");
+		return 1;
+	}
 	if (c->scope == PERFCTR_SCOPE_CGROUP)
 		return check_cgroup_path(c, d);
 	if (c->target[0] && c->target[0] != '/') {
@@ -762,9 +778,10 @@ void check__describe(const struct model *m, struct diag *d)
 		else
 			snprintf(what, sizeof(what), "counter \"%s\"", c->id);
 		scope_text(c, scope, sizeof(scope));
-		diag__note(d, c->src, &c->where, "%s: %s, %s%s%s%s%s", what,
-			   c->event, scope, counter__grouped(c) ?
-			   ", in group \"" : "", c->group,
+		diag__note(d, c->src, &c->where, "%s: %s, %s%s%s%s%s%s%s%s",
+			   what, c->event, scope, c->cpus[0] ? ", on .cpus(\"" : "",
+			   c->cpus, c->cpus[0] ? "\") only" : "",
+			   counter__grouped(c) ? ", in group \"" : "", c->group,
 			   counter__grouped(c) ? "\"" : "", target_hint(m, c));
 	}
 }

@@ -43,6 +43,7 @@ static void request_of(const struct counter *c, struct perfctr_request *r)
 	snprintf(r->id, sizeof(r->id), "%s", c->id);
 	snprintf(r->event, sizeof(r->event), "%s", c->event);
 	snprintf(r->group, sizeof(r->group), "%s", c->group);
+	snprintf(r->cpus, sizeof(r->cpus), "%s", c->cpus);
 	snprintf(r->src, sizeof(r->src), "%s:%d:%d", c->src->name,
 		 c->where.line, c->where.col);
 }
@@ -232,6 +233,10 @@ static int emit_table(struct strbuf *sb, const struct model *m)
 				       c->group_no, c->gslot);
 		if (c->payload)
 			strbuf__printf(sb, ", .payload = %#x", c->payload);
+		if (c->cpus[0]) {
+			strbuf__add(sb, ", .cpus = ", 10);
+			c_string(sb, c->cpus);
+		}
 		strbuf__add(sb, " },\n", 4);
 		endif_present(sb, c);
 	}

@@ -47,6 +47,9 @@ struct counter {
 					 * it declared the counter */
 	char group[PERFCTR_ID_MAX];	/* .group("NAME"), or "" */
 	struct token group_tok;
+	char cpus[PERFCTR_CPU_LIST_MAX];	/* .cpus("LIST"): a CPU list
+						 * or a core PMU's name, or "" */
+	struct token cpus_tok;
 	unsigned int payload;		/* a sampling clause's: what its body
 					 * reads of each sample, the functions
 					 * it calls included (PERFCTR_PL_*,

@@ -4,7 +4,7 @@
  *
  *   perfctr.event("NAME")[.user|.kernel]
  *     [.cpu|.thread|.process[("PATH")]|.cgroup("PATH")|.socket]
- *     [.group("G")][.multiplex] then .counter("ID"),
+ *     [.cpus("LIST")][.group("G")][.multiplex] then .counter("ID"),
  *     or .sample(N)|.hz(F)[.precise[(L)]]
  *
  * Components as data (components[]: name, argument, rank), one function
@@ -21,14 +21,15 @@
 /* ------------------------------------------------------ probe components */
 
 enum comp_rank {
-	RANK_NONE, RANK_EVENT, RANK_PLM, RANK_SCOPE, RANK_GROUP, RANK_MUX,
+	RANK_NONE, RANK_EVENT, RANK_PLM, RANK_SCOPE, RANK_CPUS, RANK_GROUP,
+	RANK_MUX,
 	RANK_ACTION, RANK_PRECISE,
 };
 enum comp_arg { ARG_NONE, ARG_STRING, ARG_OPT_STRING, ARG_NUMBER,
 		ARG_OPT_NUMBER };
 enum comp_field {
 	F_EVENT, F_USER, F_KERNEL, F_CPU, F_THREAD, F_PROCESS, F_CGROUP,
-	F_SOCKET, F_GROUP,
+	F_SOCKET, F_CPUS, F_GROUP,
 	F_MULTIPLEX, F_COUNTER, F_SAMPLE, F_HZ, F_PRECISE,
 };
 
@@ -48,6 +49,7 @@ static const struct component {
 	{ "process",   ARG_OPT_STRING, RANK_SCOPE, F_PROCESS },
 	{ "cgroup",    ARG_STRING, RANK_SCOPE,  F_CGROUP },
 	{ "socket",    ARG_NONE,   RANK_SCOPE,  F_SOCKET },
+	{ "cpus",      ARG_STRING, RANK_CPUS,   F_CPUS },
 	{ "group",     ARG_STRING, RANK_GROUP,  F_GROUP },
 	{ "multiplex", ARG_NONE,   RANK_MUX,    F_MULTIPLEX },
 	{ "counter",   ARG_STRING, RANK_ACTION, F_COUNTER },
@@ -168,6 +170,46 @@ static int check_name(struct parser *ps, const char *name,
 	return 0;
 }
 
+/* .cpus("LIST"): a CPU list as sysfs writes it ("0-3,8": ranges
+ * ascending and apart, at most PERFCTR_CPU_RANGES_MAX, as the module's
+ * records take them), or a core PMU's name ("cpu_atom"), which
+ * perfctr-run looks up where the script runs. */
+static int check_cpus(struct parser *ps, const char *list,
+		      const struct token *tok)
+{
+	static const char expected[] = "expected a CPU list as sysfs writes "
+		"it (\"0-3,8\": CPUs in ascending order) or a core "
+		"PMU's name (\"cpu_atom\", \"armv8_cortex_a55\")";
+	const char *p;
+	int *cpus = NULL, n, k, ranges = 1;
+
+	if (isalpha((unsigned char)list[0])) {
+		for (p = list; *p; p++)
+			if (!(isalnum((unsigned char)*p) || *p == '_' ||
+			      *p == '-' || *p == '.')) {
+				error_at(ps, tok, "\"%s\" in .cpus: %s", list,
+					 expected);
+				return -1;
+			}
+		return 0;
+	}
+	n = perfctr_cpus__parse(list, &cpus);
+	for (k = 1; k < n; k++)	/* runs of CPUs: "0,1" is one range */
+		ranges += cpus[k] != cpus[k - 1] + 1;
+	free(cpus);
+	if (n < 0) {
+		error_at(ps, tok, "\"%s\" in .cpus: %s", list, expected);
+		return -1;
+	}
+	if (ranges > PERFCTR_CPU_RANGES_MAX) {
+		error_at(ps, tok, "\"%s\" in .cpus: at most %d ranges of "
+			 "CPUs (\"0-3,8\" is two)", list,
+			 PERFCTR_CPU_RANGES_MAX);
+		return -1;
+	}
+	return 0;
+}
+
 static const char *plm_modifier(unsigned int plm)
 {
 	return plm == PERFCTR_PLM_USER ? ":u" :
@@ -231,6 +273,9 @@ static char *arg_buffer(const struct component *comp, struct counter *c,
 	case F_GROUP:
 		*len = sizeof(c->group);
 		return c->group;
+	case F_CPUS:
+		*len = sizeof(c->cpus);
+		return c->cpus;
 	default:
 		*len = sizeof(c->id);
 		return c->id;
@@ -336,6 +381,10 @@ static int apply_component(struct parser *ps, const struct component *comp,
 		if (component_arg(ps, comp, c, &c->group_tok) < 0)
 			return -1;
 		return check_name(ps, c->group, &c->group_tok, "group name");
+	case F_CPUS:
+		if (component_arg(ps, comp, c, &c->cpus_tok) < 0)
+			return -1;
+		return check_cpus(ps, c->cpus, &c->cpus_tok);
 	case F_EVENT:
 		return component_arg(ps, comp, c, event_tok);
 	case F_COUNTER:
@@ -371,8 +420,8 @@ static int check_rank(struct parser *ps, const struct component *comp,
 }
 
 /* perfctr.event("NAME")[.user|.kernel]
- * [.cpu|.thread|.process[("PATH")]|.cgroup("PATH")|.socket][.group("G")]
- * [.multiplex] then .counter("ID"), or .sample(N)|.hz(F)
+ * [.cpu|.thread|.process[("PATH")]|.cgroup("PATH")|.socket][.cpus("LIST")]
+ * [.group("G")][.multiplex] then .counter("ID"), or .sample(N)|.hz(F)
  * [.precise[(L)]]; ps->t is "perfctr". */
 int point__parse(struct parser *ps, struct counter *c)
 {

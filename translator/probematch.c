@@ -27,7 +27,8 @@
 /* Every component name a perfctr point has (for "similar: ..."). */
 static const char *const comp_names[] = {
 	"perfctr", "event", "user", "kernel", "cpu", "thread", "process",
-	"cgroup", "socket", "multiplex", "counter", "sample", "hz", "precise",
+	"cgroup", "socket", "cpus", "multiplex", "counter", "sample", "hz",
+	"precise",
 };
 
 /* The optional components: a point has at most one of each row. */

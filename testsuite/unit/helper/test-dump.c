@@ -504,6 +504,7 @@ static void group_holders(void)
 		const char *module, *records, *problem;
 	} cases[] = {
 		{ "stap_g_ok", ";g0,10,2", NULL },
+		{ "stap_g_crec", ";g0,10,2;c1,1,0,0,0,1;u1,1,0,x;s1,0", NULL },
 		{ "stap_g_none", "", "no record for group \"ipc\"" },
 		{ "stap_g_member", ";g2,10,2", "group record for counter 2, "
 		  "which leads no group" },

@@ -29,7 +29,8 @@ static int same(const struct perfctr_request *a, const struct perfctr_request *b
 	       a->mux == b->mux && !strcmp(a->group, b->group) &&
 	       a->sample == b->sample && a->payload == b->payload &&
 	       !strcmp(a->id, b->id) &&
-	       !strcmp(a->event, b->event) && !strcmp(a->src, b->src);
+	       !strcmp(a->event, b->event) && !strcmp(a->src, b->src) &&
+	       !strcmp(a->cpus, b->cpus);
 }
 
 static void formats(void)
@@ -57,6 +58,12 @@ static void formats(void)
 		{ { 4, "i", "instructions", PERFCTR_PLM_ALL, "s", 1,
 		    .group = "ipc" },
 		  "idx=4;id=i;event=instructions;plm=uk;src=s;mux=1;group=ipc" },
+		{ { 5, "a", "cpu_atom/event=0xc0/", PERFCTR_PLM_ALL, "s",
+		    .scope = PERFCTR_SCOPE_THREAD, .cpus = "cpu_atom" },
+		  "idx=5;id=a;event=cpu_atom/event%3D0xc0/;plm=uk;src=s;scope=1;"
+		  "cpus=cpu_atom" },
+		{ { 6, "b", "cycles", PERFCTR_PLM_ALL, "s", .cpus = "0-3,8" },
+		  "idx=6;id=b;event=cycles;plm=uk;src=s;cpus=0-3,8" },
 		{ { 5, "__sample5", "mem-loads", PERFCTR_PLM_USER, "s",
 		    .sample = 1000, .precise = 2, .payload = 0x1c },
 		  "idx=5;id=__sample5;event=mem-loads;plm=u;src=s;sample=1000;"
@@ -97,11 +104,12 @@ static void hostile_round_trip(void)
 		r.event[i - 1] = i;
 	memset(r.id, '%', sizeof(r.id) - 1);
 	memset(r.src, 0xff, sizeof(r.src) - 1);
+	memset(r.cpus, '%', sizeof(r.cpus) - 1);
 	r.plm = PERFCTR_PLM_USER;
 	r.idx = 3;
 	n = perfctr_request__format(&r, buf, sizeof(buf));
 	ok(n > 0 && n < PERFCTR_REQ_FMT_MAX, "longest request fits PERFCTR_REQ_FMT_MAX (%d)", n);
-	ok(count(buf, '=') == 5 && count(buf, ';') == 4 && !strpbrk(buf, " \n\x7f"),
+	ok(count(buf, '=') == 6 && count(buf, ';') == 5 && !strpbrk(buf, " \n\x7f"),
 	   "separators only between fields, no raw blanks");
 	is_int(perfctr_request__parse(buf, &back), 0, "parse every byte 1..255");
 	ok(same(&r, &back), "every byte survives the round trip");

@@ -244,7 +244,8 @@ static void alder_lake(void)
 	       "event \"cpu_core/event=0xc0/\" is of core PMU \"cpu_core\" "
 	       "(CPUs 0-15) only, and this machine is hybrid: .cpu needs a "
 	       "copy on every CPU, and the kernel cannot create it on CPUs "
-	       "16-23 (\"cpu_atom\"); count a generic event");
+	       "16-23 (\"cpu_atom\"); restrict it to its PMU's CPUs with "
+	       ".cpus(\"cpu_core\"), or count a generic event");
 	expect(&m, "cpu_atom/instructions/", THREAD, 0, 0,
 	       "(CPUs 16-23) only, and this machine is hybrid: .thread needs "
 	       "a copy on every CPU, and the kernel cannot create it on CPUs "
@@ -429,6 +430,148 @@ static void big_little(void)
 	machine_close(&m);
 }
 
+/* event counted in scope with .cpus(cpus): allowed (want NULL) or
+ * refused saying want (ret: the error); then its CPU records: n, each
+ * "PMU:CPUS:TYPE:CONFIG" (hex) in recs[]. */
+static void expect_cpus(const struct machine *m, const char *event,
+			unsigned int scope, const char *cpus, int ret_want,
+			const char *want, int n, const char *const *recs)
+{
+	struct perfctr_request req = { .scope = scope };
+	struct perfctr_core_enc out[PERFCTR_CORE_PMUS_MAX];
+	struct perfctr_encoding enc;
+	char err[1024] = "", got[256];
+	int ret, i;
+
+	snprintf(req.event, sizeof(req.event), "%s", event);
+	snprintf(req.cpus, sizeof(req.cpus), "%s", cpus);
+	if (perfctr_resolver__resolve_request(m->r, &req, &enc, err,
+					      sizeof(err))) {
+		ok(0, "%s resolves: %s", event, err);
+		return;
+	}
+	ret = perfctr_topology__check(m->t, &req, &enc, err, sizeof(err));
+	if (want) {
+		is_int(ret, ret_want, "%s, scope %u, .cpus(\"%s\"): refused",
+		       event, scope, cpus);
+		like(err, want, "%s .cpus(\"%s\"): says why", event, cpus);
+		return;
+	}
+	is_int(ret, 0, "%s, scope %u, .cpus(\"%s\"): allowed", event, scope,
+	       cpus);
+	if (ret)
+		printf("#   %s\n", err);
+	ret = perfctr_topology__core_encodings(m->t, &req, &enc, out, err,
+					       sizeof(err));
+	is_int(ret, n, "%s .cpus(\"%s\"): %d CPU records", event, cpus, n);
+	if (ret < 0)
+		printf("#   %s\n", err);
+	for (i = 0; i < n && i < ret; i++) {
+		snprintf(got, sizeof(got), "%s:%s:%u:%llx", out[i].pmu,
+			 out[i].cpus, out[i].enc.type,
+			 (unsigned long long)out[i].enc.config);
+		is_str(got, recs[i], "%s .cpus(\"%s\"): record %d", event,
+		       cpus, i);
+	}
+}
+
+/* .cpus("LIST") on the Alder Lake: a core PMU's event on its CPUs, a
+ * generic one's records for the list's CPUs only, and what is refused. */
+static void alder_lake_cpus(void)
+{
+	struct machine m;
+	int *cpus;
+	char list[16];
+
+	machine_open(&m, "adl");
+	expect_cpus(&m, "cpu_atom/event=0xc0/", CPU, "cpu_atom", 0, NULL, 1,
+		    (const char *const[]){ "cpu_atom:16-23:10:c0" });
+	expect_cpus(&m, "cpu_atom/event=0xc0/", THREAD, "17,19-20", 0, NULL, 1,
+		    (const char *const[]){ "cpu_atom:17,19-20:10:c0" });
+	expect_cpus(&m, "r00c0", CGROUP, "cpu_core", 0, NULL, 1,
+		    (const char *const[]){ "cpu_core:0-15:4:c0" });
+	expect_cpus(&m, "cpu_atom/event=0xc0/", CPU, "15-16", -EOPNOTSUPP,
+		    "event \"cpu_atom/event=0xc0/\" is of core PMU "
+		    "\"cpu_atom\" (CPUs 16-23) only, and its .cpus(\"15-16\") "
+		    "names other CPUs, on which the kernel cannot create it; "
+		    "restrict it to its PMU's CPUs with .cpus(\"cpu_atom\")",
+		    0, NULL);
+	expect_cpus(&m, "cpu_core/event=0xc0/", CPU, "cpu_atom", -EOPNOTSUPP,
+		    "with .cpus(\"cpu_core\")", 0, NULL);
+	expect_cpus(&m, "cycles", CPU, "14-17", 0, NULL, 2,
+		    (const char *const[]){ "cpu_atom:16-17:0:a00000000",
+					   "cpu_core:14-15:0:400000000" });
+	expect_cpus(&m, "instructions", THREAD, "cpu_atom", 0, NULL, 1,
+		    (const char *const[]){ "cpu_atom:16-23:0:a00000001" });
+	expect_cpus(&m, "task-clock", CPU, "0,1,2,8", 0, NULL, 1,
+		    (const char *const[]){ "software:0-2,8:1:1" });
+	expect_cpus(&m, "cycles", CPU, "0,2,4,6,8,10,12,14,16", 0, NULL, 2,
+		    (const char *const[]){ "cpu_atom:16:0:a00000000",
+		    "cpu_core:0,2,4,6,8,10,12,14:0:400000000" });
+	expect_cpus(&m, "cycles", CPU, "24", -EINVAL, ".cpus(\"24\"): this "
+		    "machine has no CPU 24 (its CPUs: 0-23)", 0, NULL);
+	expect_cpus(&m, "cycles", CPU, "cpu_aton", -EINVAL, ".cpus(\"cpu_aton\"): "
+		    "this machine has no core PMU \"cpu_aton\" (its core PMUs, "
+		    "those with a `cpus` file: \"cpu_atom\" (CPUs 16-23), "
+		    "\"cpu_core\" (CPUs 0-15)); did you mean \"cpu_atom\"?", 0,
+		    NULL);
+	expect_cpus(&m, "cycles", CPU, "power", -EINVAL, "no core PMU "
+		    "\"power\"", 0, NULL);
+	expect_cpus(&m, "cycles", PROCESS, "cpu_atom", -EOPNOTSUPP,
+		    ".cpus(\"cpu_atom\") restricts a counter made per CPU "
+		    "(.cpu, .thread, .cgroup; not sampling, not in a group), "
+		    "not .process", 0, NULL);
+	{
+		struct perfctr_request req = { .scope = CPU, .cpus = "3-5,7" };
+		char err[256];
+
+		is_int(perfctr_topology__restrict(m.t, &req, &cpus, err,
+						  sizeof(err)), 4,
+		       "restrict \"3-5,7\": 4 CPUs");
+		ok(cpus && cpus[0] == 3 && cpus[3] == 7, "  3 to 7");
+		is_int(perfctr_cpus__format(cpus, 4, list, sizeof(list)), 2,
+		       "  written in 2 ranges");
+		is_str(list, "3-5,7", "  as \"3-5,7\"");
+		is_int(perfctr_cpus__format(cpus, 4, list, 4), -ENOSPC,
+		       "  not in 4 bytes");
+		free(cpus);
+		req.cpus[0] = '\0';
+		is_int(perfctr_topology__restrict(m.t, &req, &cpus, err,
+						  sizeof(err)), 0,
+		       "no .cpus: 0");
+	}
+	machine_close(&m);
+}
+
+/* .cpus("LIST") on the big.LITTLE SoC and on a machine of one core type. */
+static void other_cpus(void)
+{
+	struct machine m;
+
+	machine_open(&m, "biglittle");
+	expect_cpus(&m, "armv8_cortex_a76/cpu_cycles/", CPU,
+		    "armv8_cortex_a76", 0, NULL, 1,
+		    (const char *const[]){ "armv8_cortex_a76:4-7:9:11" });
+	expect_cpus(&m, "armv8_cortex_a76/cpu_cycles/", THREAD, "3-4",
+		    -EOPNOTSUPP, "restrict it to its PMU's CPUs with "
+		    ".cpus(\"armv8_cortex_a76\")", 0, NULL);
+	expect_cpus(&m, "cycles", CPU, "2-5", 0, NULL, 2,
+		    (const char *const[]){ "armv8_cortex_a55:2-3:8:11",
+					   "armv8_cortex_a76:4-5:9:11" });
+	expect_cpus(&m, "r0011", CPU, "armv8_cortex_a55", 0, NULL, 1,
+		    (const char *const[]){ ":0-3:4:11" });
+	machine_close(&m);
+	machine_open(&m, "skx2s");
+	expect_cpus(&m, "cycles", CPU, "0-3", 0, NULL, 1,
+		    (const char *const[]){ ":0-3:0:0" });
+	expect_cpus(&m, "cycles", CPU, "0,2,4,6,8,10,12,14,16", 0, NULL,
+		    -EOPNOTSUPP, NULL);
+	expect_cpus(&m, "cycles", CPU, "cpu", -EINVAL, ".cpus(\"cpu\"): this "
+		    "machine has no core PMU with a `cpus` file, \"cpu\" or "
+		    "another: give a CPU list (\"0-3\")", 0, NULL);
+	machine_close(&m);
+}
+
 /* One core PMU with a cpus file (an arm64 machine of one core type):
  * not hybrid, nothing refused. */
 static void one_cluster(void)
@@ -450,6 +593,17 @@ static void one_cluster(void)
 	ok(!perfctr_topology__hybrid(&t), "one cluster: not hybrid");
 	is_int(perfctr_topology__check(&t, &req, &enc, err, sizeof(err)), 0,
 	       "one cluster: its event per task");
+	{
+		struct perfctr_request cpu = { .scope = CPU,
+					       .cpus = "armv8_pmuv3_0" };
+		int *cpus;
+
+		is_int(perfctr_topology__restrict(&t, &cpu, &cpus, err,
+						  sizeof(err)), 8,
+		       "one cluster: .cpus(\"armv8_pmuv3_0\"), its 8 CPUs");
+		ok(cpus && cpus[0] == 0 && cpus[7] == 7, "  0 to 7");
+		free(cpus);
+	}
 }
 
 int main(void)
@@ -459,6 +613,8 @@ int main(void)
 	alder_lake();
 	server();
 	big_little();
+	alder_lake_cpus();
+	other_cpus();
 	one_cluster();
 	is_int(perfctr_topology__read("/nonexistent", &t), 0,
 	       "no PMU directory: read");

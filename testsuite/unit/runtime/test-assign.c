@@ -499,6 +499,85 @@ static void cpu_records(void)
 	}
 }
 
+/* .cpus("LIST"): a .cpu counter of cpu_atom's (0), a .thread one of
+ * cycles restricted to "14-17" (1), a software .cgroup one on CPU 3 (2),
+ * an unrestricted .cpu one (3), on the 24 CPUs above. */
+static const struct perfctr_request_desc r_reqs[4] = {
+	{ .id = "atom", .event = "cpu_atom/event=0xc0/", .plm = PERFCTR_PLM_ALL,
+	  .cpus = "cpu_atom" },
+	{ .id = "cyc", .event = "cycles", .plm = PERFCTR_PLM_ALL,
+	  .scope = PERFCTR_SCOPE_THREAD, .cpus = "14-17" },
+	{ .id = "tc", .event = "task-clock", .plm = PERFCTR_PLM_ALL,
+	  .scope = PERFCTR_SCOPE_CGROUP, .target = "/a", .cpus = "3" },
+	{ .id = "all", .event = "cycles", .plm = PERFCTR_PLM_ALL },
+};
+static const struct perfctr_table r_table = { .hash = HASH,
+	.reqs = r_reqs, .n = 4, .max_cpus = 24 };
+
+#define R_OK ";0,10,c0,0,0,0;1,0,0,0,0,0;2,1,1,0,0,0;3,0,0,0,0,0"
+#define R_ATOM ";c0,10,c0,0,0,16-23"
+#define R_CYC ";c1,0,400000000,0,0,14-15;c1,0,a00000000,0,0,16-17"
+#define R_TC ";c2,1,1,0,0,3"
+
+static const struct bad_case restricted_bad[] = {
+	{ HASH R_OK R_CYC R_TC, "counter \"atom\" has .cpus(\"cpu_atom\") "
+	  "and no CPU record: perfctr-run names its CPUs" },
+	{ HASH R_OK R_ATOM R_CYC ";c2,1,1,0,0,3;c2,1,1,0,0,2-3",
+	  "counter \"tc\": several CPU records name CPU 3 " },
+	{ HASH R_OK R_ATOM R_CYC ";c2,1,1,0,0,3-24",
+	  "CPUs this kernel lacks (it has 24)" },
+	{ HASH R_OK R_ATOM R_CYC R_TC ";c3,1,1,0,0,3",
+	  "CPU record of type 1, which is no core PMU's" },
+	{ HASH R_OK R_ATOM R_CYC R_TC ";c3,0,0,0,0,3",
+	  "counter \"all\": no CPU record names CPU 0 " },
+	{ HASH R_OK R_ATOM R_CYC ";c2,2,0,0,0,3",
+	  "CPU record of type 2, which is no core PMU's" },
+	{ HASH R_OK R_ATOM R_CYC ";c2,1,1,0,0,3,2",
+	  "CPUs out of order" },
+};
+
+static void restricted(void)
+{
+	const struct perfctr_cpu_enc *e;
+	struct perfctr_slot s[4];
+	char buf[512], err[200];
+	size_t i;
+	int rc;
+
+	snprintf(buf, sizeof(buf), HASH R_OK R_ATOM R_CYC R_TC);
+	rc = perfctr_assign_parse(buf, &r_table, s, NULL, err, sizeof(err));
+	is_int(rc, 0, ".cpus counters: CPU records for some CPUs only (%s)",
+	       err);
+	e = perfctr_slot_cpu_enc(&s[0], 16);
+	ok(e && e->type == 10 && e->config == 0xc0 &&
+	   !perfctr_slot_cpu_enc(&s[0], 15),
+	   "cpu_atom's event on CPU 16, nothing on CPU 15");
+	ok(perfctr_slot_cpu_enc(&s[1], 15) && perfctr_slot_cpu_enc(&s[1], 16) &&
+	   perfctr_slot_cpu_enc(&s[1], 15)->config == 0x400000000ULL &&
+	   perfctr_slot_cpu_enc(&s[1], 16)->config == 0xa00000000ULL &&
+	   !perfctr_slot_cpu_enc(&s[1], 13) && !perfctr_slot_cpu_enc(&s[1], 18),
+	   "cycles on CPUs 14-17, each core PMU's, nothing on 13 or 18");
+	e = perfctr_slot_cpu_enc(&s[2], 3);
+	ok(e && e->type == 1 && e->config == 1 &&
+	   !perfctr_slot_cpu_enc(&s[2], 2),
+	   "a software event on CPU 3 alone");
+	is_str(s[0].cpus_why, "counts on CPUs 16-23 only (.cpus(\"cpu_atom\")), "
+	       "not on this CPU", "the message for a read elsewhere");
+	is_str(s[1].cpus_why, "counts on CPUs 14-17 only (.cpus(\"14-17\")), "
+	       "not on this CPU", "  its CPUs from two records, one list");
+	is_str(s[2].cpus_why, "counts on CPUs 3 only (.cpus(\"3\")), not on "
+	       "this CPU", "  one CPU");
+	ok(!s[3].cpus_why[0] && !s[3].nenc, "an unrestricted counter: none");
+	for (i = 0; i < sizeof(restricted_bad) / sizeof(restricted_bad[0]); i++) {
+		snprintf(buf, sizeof(buf), "%s", restricted_bad[i].value);
+		err[0] = '\0';
+		rc = perfctr_assign_parse(buf, &r_table, s, NULL, err,
+					  sizeof(err));
+		ok(rc == -EINVAL, "rejected: \"%s\"", restricted_bad[i].value);
+		like(err, restricted_bad[i].why, "  and says why");
+	}
+}
+
 int main(void)
 {
 	struct perfctr_slot s[4];
@@ -510,6 +589,7 @@ int main(void)
 	groups();
 	sockets();
 	cpu_records();
+	restricted();
 	units();
 	group_events();
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

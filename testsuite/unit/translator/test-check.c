@@ -445,6 +445,86 @@ static const struct scope_case socket_cases[] = {
 	  NULL, NULL },
 };
 
+/* .cpus("LIST"): per-CPU scopes only (each a clause for counter "c",
+ * a read of it, the errors, the message and where). */
+static const struct scope_case cpus_cases[] = {
+	{ ".cpus(\"0-3,8\")", "probe end { x = @perfctr(\"c\") }", 0, 0,
+	  NULL, NULL },
+	{ ".thread.cpus(\"cpu_atom\")", "probe end { x = @perfctr(\"c\") }",
+	  0, 0, NULL, NULL },
+	{ ".cgroup(\"/a\").cpus(\"1\")", "probe end { x = @perfctr(\"c\") }",
+	  0, 0, NULL, NULL },
+	{ ".cpu.cpus(\"0\").multiplex", "probe end { x = perfctr_sum(\"c\") }",
+	  0, 0, NULL, NULL },
+	{ ".process(\"/bin/ls\").cpus(\"0-3\")", "probe end { x = "
+	  "perfctr_total(\"c\") }", 1, 0, "perfctr counter \"c\": .cpus "
+	  "restricts a counter made per CPU (.cpu, .thread, .cgroup) to some "
+	  "CPUs; it cannot restrict .process (one counter per task)",
+	  "t.stp:1:50" },
+	{ ".socket.cpus(\"0\")", "probe end { x = @perfctr(\"c\") }", 1, 0,
+	  "it cannot restrict .socket (one counter per socket)", "t.stp:1:38" },
+	{ ".cpus(\"0\").sample(1000)", "", 1, 0, "error: .cpus restricts a "
+	  "counter made per CPU (.cpu, .thread, .cgroup) to some CPUs; it "
+	  "cannot restrict a sampling probe", "t.stp:1:31" },
+	{ ".cpus(\"cpu_core\").group(\"g\")", "probe end { x = "
+	  "@perfctr(\"c\") }", 1, 0, "it cannot restrict a group's counter",
+	  "t.stp:1:31" },
+};
+
+static void cpus(void)
+{
+	struct emit_opts opts = { &fake_runtime, "0123456789abcdef", "stapdev" };
+	struct generated gen;
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < sizeof(cpus_cases) / sizeof(cpus_cases[0]); i++) {
+		const struct scope_case *c = &cpus_cases[i];
+		char buf[512];
+		int good;
+
+		snprintf(buf, sizeof(buf), "probe perfctr.event(\"x\")%s%s {}\n"
+			 "%s\n", c->clause, strstr(c->clause, "sample") ? "" :
+			 ".counter(\"c\")", c->probe);
+		run(&r, buf, 0);
+		good = r.errors == c->errors && r.d.warnings == c->warnings &&
+		       (!c->msg || (strstr(r.msgs, c->msg) &&
+				    strstr(r.msgs, c->at)));
+		ok(good, "%s %s: %d error(s)%s%s", c->clause, c->probe,
+		   c->errors, c->at ? " at " : "", c->at ? c->at : "");
+		if (!good)
+			printf("# %s\n", r.msgs);
+		done(&r);
+	}
+	run(&r, "probe perfctr.event(\"cpu_atom/event=0xc0/\").thread"
+		".cpus(\"cpu_atom\").counter(\"a\") {}\n"
+		"probe perfctr.event(\"cycles\").cpus(\"0-3,8\").counter(\"b\") {}\n"
+		"probe timer.s(1) { x = @perfctr(\"a\") + @perfctr(\"b\") }\n", 0);
+	is_int(r.errors, 0, ".cpus counters read");
+	{
+		char *msgs = NULL;
+		size_t len = 0;
+		FILE *out = r.d.out;
+
+		r.d.out = open_memstream(&msgs, &len);
+		check__describe(&r.m, &r.d);
+		fclose(r.d.out);
+		r.d.out = out;
+		like(msgs, "t.stp:1:1: counter \"a\": cpu_atom/event=0xc0/, "
+		     ".thread (per thread: each thread's own count), on "
+		     ".cpus(\"cpu_atom\") only\n", "stap -v: .cpus");
+		free(msgs);
+	}
+	rewrite__reads(&r.m);
+	ok(!emit__generate(&r.m, &opts, &gen), "the tapset is generated");
+	like(gen.stp.buf, "\"t.stp:1:1\", .cpus = \"cpu_atom\" },",
+	     "the request table carries .cpus(\"cpu_atom\")");
+	like(gen.stp.buf, "cpus=0-3,8\")",
+	     "the .modinfo entry carries cpus=0-3,8");
+	emit__free(&gen);
+	done(&r);
+}
+
 static void sockets(void)
 {
 	static const char text[] =
@@ -883,6 +963,7 @@ int main(void)
 	read_scopes();
 	cgroups();
 	sockets();
+	cpus();
 	notes();
 	groups();
 	sites();

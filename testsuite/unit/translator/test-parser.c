@@ -119,6 +119,19 @@ static void scopes(void)
 	   !r.m.counters[4].target[0],
 	   ".thread, .process(\"PATH\"), .process (the target)");
 	done(&r);
+	run(&r, "probe perfctr.event(\"a\").thread.cpus(\"cpu_atom\").counter(\"a\") {}\n"
+		"probe perfctr.event(\"b\").cpus(\"0,1,2-3,8\").group(\"g\").counter(\"b\") {}\n"
+		"probe perfctr.event(\"c\").cpus(@1).counter(\"c\") {}\n");
+	is_int(r.errors, 0, ".cpus parses");
+	ok(r.m.ncounters == 3 && !strcmp(r.m.counters[0].cpus, "cpu_atom") &&
+	   r.m.counters[0].scope == PERFCTR_SCOPE_THREAD &&
+	   !strcmp(r.m.counters[1].cpus, "0,1,2-3,8") &&
+	   !strcmp(r.m.counters[1].group, "g") &&
+	   r.m.counters[0].cpus_tok.line == 1 &&
+	   r.m.counters[0].cpus_tok.col == 38,
+	   ".thread.cpus(\"cpu_atom\"), .cpus(\"0,1,2-3,8\").group: the list, "
+	   "and where it is");
+	done(&r);
 }
 
 static void sampling(void)
@@ -238,7 +251,7 @@ static const struct bad bad[] = {
 	  "t.stp:1:15" },
 	{ "probe perfctr.event(\"x\") {}",
 	  "incomplete perfctr probe point, expected '.' and one of 'user', "
-	  "'kernel', 'cpu', 'thread', 'process', 'cgroup', 'socket', 'group', 'multiplex', 'counter'",
+	  "'kernel', 'cpu', 'thread', 'process', 'cgroup', 'socket', 'cpus', 'group', 'multiplex', 'counter'",
 	  "t.stp:1:26" },
 	{ "probe perfctr.event(\"x\").thread.cpu.counter(\"c\") {}",
 	  "'.cpu' conflicts with '.thread'", "t.stp:1:33" },
@@ -332,6 +345,32 @@ static const struct bad bad[] = {
 	  "modifier 'p' in \"x:p\"", "t.stp:1:21" },
 	{ "probe perfctr.event(\"x\").sample(@2) {}",
 	  "expected a number from 1 to 4294967295, @2 is \"c0\"", "t.stp:1:33" },
+	/* .cpus("LIST") after the scope, before .group */
+	{ "probe perfctr.event(\"x\").cpus(\"0\").thread.counter(\"c\") {}",
+	  "'.thread' must come before '.cpus'", "t.stp:1:36" },
+	{ "probe perfctr.event(\"x\").group(\"g\").cpus(\"0\").counter(\"c\") {}",
+	  "'.cpus' must come before '.group'", "t.stp:1:37" },
+	{ "probe perfctr.event(\"x\").cpus.counter(\"c\") {}",
+	  "expected '(' after 'cpus'", "t.stp:1:30" },
+	{ "probe perfctr.event(\"x\").cpus(0).counter(\"c\") {}",
+	  "expected a string literal or @N", "t.stp:1:31" },
+	{ "probe perfctr.event(\"x\").cpus(\"\").counter(\"c\") {}",
+	  "\"\" in .cpus: expected a CPU list as sysfs writes it (\"0-3,8\": "
+	  "CPUs in ascending order) or a core PMU's name (\"cpu_atom\", "
+	  "\"armv8_cortex_a55\")", "t.stp:1:31" },
+	{ "probe perfctr.event(\"x\").cpus(\"3-1\").counter(\"c\") {}",
+	  "\"3-1\" in .cpus: expected a CPU list", "t.stp:1:31" },
+	{ "probe perfctr.event(\"x\").cpus(\"4,2\").counter(\"c\") {}",
+	  "\"4,2\" in .cpus: expected a CPU list", "t.stp:1:31" },
+	{ "probe perfctr.event(\"x\").cpus(\"0-3,\").counter(\"c\") {}",
+	  "\"0-3,\" in .cpus: expected a CPU list", "t.stp:1:31" },
+	{ "probe perfctr.event(\"x\").cpus(\"cpu atom\").counter(\"c\") {}",
+	  "\"cpu atom\" in .cpus: expected a CPU list", "t.stp:1:31" },
+	{ "probe perfctr.event(\"x\").cpus(\"0,2,4,6,8,10,12,14,16\")"
+	  ".counter(\"c\") {}", "\"0,2,4,6,8,10,12,14,16\" in .cpus: at most "
+	  "8 ranges of CPUs", "t.stp:1:31" },
+	{ "probe perfctr.event(\"x\").cpus(\"0\").cpus(\"1\").counter(\"c\") {}",
+	  "'.cpus' given twice", "t.stp:1:36" },
 	/* groups: .group("G") after the scope, before .multiplex */
 	{ "probe perfctr.event(\"x\").group(\"g\").cpu.counter(\"c\") {}",
 	  "'.cpu' must come before '.group'", "t.stp:1:37" },
