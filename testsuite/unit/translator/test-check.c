@@ -314,6 +314,33 @@ static void read_scopes(void)
 /* What a .cgroup("PATH") clause may be, the reads it answers, and the
  * tapset for it: each a clause for counter "c", a read of it, the
  * errors, and the message and where. */
+/* Each case's clause and probe checked: its errors, warnings and
+ * message at its position. */
+static void run_scope_cases(const struct scope_case *cases, size_t n)
+{
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct scope_case *c = &cases[i];
+		char buf[512];
+		int good;
+
+		snprintf(buf, sizeof(buf), "probe perfctr.event(\"x\")%s%s {}\n"
+			 "%s\n", c->clause, strstr(c->clause, "sample") ? "" :
+			 ".counter(\"c\")", c->probe);
+		run(&r, buf, 0);
+		good = r.errors == c->errors && r.d.warnings == c->warnings &&
+		       (!c->msg || (strstr(r.msgs, c->msg) &&
+				    strstr(r.msgs, c->at)));
+		ok(good, "%s %s: %d error(s)%s%s", c->clause, c->probe,
+		   c->errors, c->at ? " at " : "", c->at ? c->at : "");
+		if (!good)
+			printf("# %s\n", r.msgs);
+		done(&r);
+	}
+}
+
 static const struct scope_case cgroup_cases[] = {
 	{ ".cgroup(\"system.slice\")", "probe end { x = @perfctr(\"c\") }", 1,
 	  0, "perfctr counter \"c\": .cgroup(\"system.slice\") needs an "
@@ -356,26 +383,9 @@ static void cgroups(void)
 	struct emit_opts opts = { &fake_runtime, "0123456789abcdef", "stapdev" };
 	struct generated gen;
 	struct run r;
-	size_t i;
 
-	for (i = 0; i < sizeof(cgroup_cases) / sizeof(cgroup_cases[0]); i++) {
-		const struct scope_case *c = &cgroup_cases[i];
-		char buf[512];
-		int good;
-
-		snprintf(buf, sizeof(buf), "probe perfctr.event(\"x\")%s%s {}\n"
-			 "%s\n", c->clause, strstr(c->clause, "sample") ? "" :
-			 ".counter(\"c\")", c->probe);
-		run(&r, buf, 0);
-		good = r.errors == c->errors && r.d.warnings == c->warnings &&
-		       (!c->msg || (strstr(r.msgs, c->msg) &&
-				    strstr(r.msgs, c->at)));
-		ok(good, "%s %s: %d error(s)%s%s", c->clause, c->probe,
-		   c->errors, c->at ? " at " : "", c->at ? c->at : "");
-		if (!good)
-			printf("# %s\n", r.msgs);
-		done(&r);
-	}
+	run_scope_cases(cgroup_cases,
+			sizeof(cgroup_cases) / sizeof(cgroup_cases[0]));
 	run(&r, text, 0);
 	is_int(r.errors, 0, ".cgroup counters read anywhere");
 	is_int(rewrite__reads(&r.m), 3, "three sites");
@@ -476,26 +486,8 @@ static void cpus(void)
 	struct emit_opts opts = { &fake_runtime, "0123456789abcdef", "stapdev" };
 	struct generated gen;
 	struct run r;
-	size_t i;
 
-	for (i = 0; i < sizeof(cpus_cases) / sizeof(cpus_cases[0]); i++) {
-		const struct scope_case *c = &cpus_cases[i];
-		char buf[512];
-		int good;
-
-		snprintf(buf, sizeof(buf), "probe perfctr.event(\"x\")%s%s {}\n"
-			 "%s\n", c->clause, strstr(c->clause, "sample") ? "" :
-			 ".counter(\"c\")", c->probe);
-		run(&r, buf, 0);
-		good = r.errors == c->errors && r.d.warnings == c->warnings &&
-		       (!c->msg || (strstr(r.msgs, c->msg) &&
-				    strstr(r.msgs, c->at)));
-		ok(good, "%s %s: %d error(s)%s%s", c->clause, c->probe,
-		   c->errors, c->at ? " at " : "", c->at ? c->at : "");
-		if (!good)
-			printf("# %s\n", r.msgs);
-		done(&r);
-	}
+	run_scope_cases(cpus_cases, sizeof(cpus_cases) / sizeof(cpus_cases[0]));
 	run(&r, "probe perfctr.event(\"cpu_atom/event=0xc0/\").thread"
 		".cpus(\"cpu_atom\").counter(\"a\") {}\n"
 		"probe perfctr.event(\"cycles\").cpus(\"0-3,8\").counter(\"b\") {}\n"
