@@ -131,6 +131,7 @@ guest_base_files() {
 	stapio=$(guest_stapio)
 	echo "$GUEST_LIB/guest-init /init"
 	echo "$GUEST_LIB/guest-wait /usr/bin/guest-wait"
+	echo "$(guest_progs_dir)/hold_event /usr/bin/hold_event"
 	echo "$ARCH_BUSYBOX /bin/busybox"
 	echo "$ARCH_STAPRUN /usr/bin/staprun"
 	echo "$stapio ${stapio#"${ARCH_SYSROOT%/}"}"

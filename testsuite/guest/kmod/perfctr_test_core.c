@@ -7,6 +7,9 @@
  *   perfctr_test_core_a   CPU 0                 cpus "0"
  *   perfctr_test_core_b   every other CPU       cpus "1" (-smp 2)
  *
+ * (names a=NAME b=NAME at load: a=cpu_core b=cpu_atom stand in for an
+ * Intel hybrid machine's, so that examples run unchanged in the guest).
+ *
  * Each is registered as an arm_pmu registers a cluster's: a task
  * context PMU (perf_hw_context) that counts only on its own CPUs (its
  * filter: a task's event of one PMU sits out the task's time on the
@@ -97,6 +100,13 @@ static int ptc_tick_set(const char *val, const struct kernel_param *kp)
 	local_irq_restore(flags);
 	return 0;
 }
+
+static char ptc_name_a[32] = "perfctr_test_core_a";
+static char ptc_name_b[32] = "perfctr_test_core_b";
+module_param_string(a, ptc_name_a, sizeof(ptc_name_a), 0444);
+MODULE_PARM_DESC(a, "the name of CPU 0's PMU, at load");
+module_param_string(b, ptc_name_b, sizeof(ptc_name_b), 0444);
+MODULE_PARM_DESC(b, "the name of the other CPUs' PMU, at load");
 
 static const struct kernel_param_ops ptc_tick_ops = { .set = ptc_tick_set };
 module_param_cb(tick, &ptc_tick_ops, NULL, 0200);
@@ -259,10 +269,10 @@ static int __init ptc_init(void)
 		       &ptc_pmus[0].cpus);
 	ptc_setup(&ptc_pmus[0]);
 	ptc_setup(&ptc_pmus[1]);
-	rc = perf_pmu_register(&ptc_pmus[0].pmu, "perfctr_test_core_a", -1);
+	rc = perf_pmu_register(&ptc_pmus[0].pmu, ptc_name_a, -1);
 	if (rc)
 		return rc;
-	rc = perf_pmu_register(&ptc_pmus[1].pmu, "perfctr_test_core_b", -1);
+	rc = perf_pmu_register(&ptc_pmus[1].pmu, ptc_name_b, -1);
 	if (rc)
 		perf_pmu_unregister(&ptc_pmus[0].pmu);
 	return rc;

@@ -1,15 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * hold_event - keep one page-faults software event of its own open until
- * killed, so that the kernel's jump label for that event stays enabled
+ * hold_event [all] - keep a page-faults software event of its own open
+ * until killed (with "all": one of every software event this kernel
+ * has), so that the kernel's jump labels for those events stay enabled
  * while tests make and release theirs.
  *
- * The first page-faults event anywhere enables the label in the fault
- * path and the last one's release disables it, each time by patching the
- * running kernel's text (text_poke_bp).  Under TCG with a loaded host a
- * vCPU has been seen to run that breakpoint after the patch had ended
- * (docs/reliability.md); with this holder the tests' counters never
- * patch.  Prints "holding" once the event is open.
+ * The first software event of a kind anywhere enables its label (the
+ * page fault path's, the context switch's) and the last one's release
+ * disables it; the first and last task event likewise toggle the one in
+ * the scheduler that calls perf at each switch: each time by patching
+ * the running kernel's text (text_poke_bp).  Under TCG with a loaded
+ * host a vCPU has been seen to run that breakpoint after the patch had
+ * ended (docs/reliability.md); with this holder the tests' counters
+ * never patch.  Its events are task events of this process, which only
+ * sleeps: they count nothing and sit in no CPU's context.  Prints
+ * "holding" once the events are open.
  */
 #define _GNU_SOURCE
 #include <linux/perf_event.h>
@@ -18,20 +23,28 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 
-int main(void)
+static int hold(unsigned long long config)
 {
 	struct perf_event_attr a;
-	int fd;
 
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_PAGE_FAULTS;
-	fd = syscall(__NR_perf_event_open, &a, 0, -1, -1, 0);
-	if (fd < 0) {
+	a.config = config;
+	return syscall(__NR_perf_event_open, &a, 0, -1, -1, 0);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long long c;
+
+	if (hold(PERF_COUNT_SW_PAGE_FAULTS) < 0) {
 		perror("hold_event: perf_event_open");
 		return 1;
 	}
+	if (argc > 1 && !strcmp(argv[1], "all"))
+		for (c = 0; c < PERF_COUNT_SW_MAX; c++)
+			hold(c);	/* one this kernel lacks: not held */
 	printf("holding\n");
 	fflush(stdout);
 	for (;;)
