@@ -104,8 +104,11 @@ enum perfctr_scope {
 	PERFCTR_SCOPE_SOCKET,	/* a socket's, of a PMU with a cpumask */
 };
 
-/* Longest perfctr_req value, with every byte of the strings escaped. */
-#define PERFCTR_REQ_FMT_MAX 2944
+/* Longest perfctr_req value, with every byte of the strings escaped
+ * (three bytes each), and room for the keys and numbers (under 200). */
+#define PERFCTR_REQ_FMT_MAX						\
+	(3 * (2 * PERFCTR_ID_MAX + PERFCTR_NAME_MAX + 2 * PERFCTR_SRC_MAX +	\
+	      PERFCTR_CPU_LIST_MAX) + 512)
 
 /* Writes the value of a perfctr_req entry (after "perfctr_req=").
  * Returns its length, or -ENOSPC; -EINVAL for an empty id or event or a

@@ -123,7 +123,7 @@ static void endif_present(struct strbuf *sb, const struct counter *c)
 static int emit_requests_text(struct strbuf *sb, const struct model *m)
 {
 	struct perfctr_request r;
-	char rec[1024];
+	char rec[PERFCTR_REQ_FMT_MAX + 1];	/* and a newline */
 	size_t i;
 
 	strbuf__printf(sb, "static const char perfctr_requests_text[] =\n");
@@ -204,7 +204,7 @@ static void emit_groups(struct strbuf *sb, const struct model *m)
 static int emit_table(struct strbuf *sb, const struct model *m)
 {
 	struct perfctr_request r;
-	char rec[1024];
+	char rec[PERFCTR_REQ_FMT_MAX];
 	size_t i;
 
 	strbuf__printf(sb, "static const struct perfctr_request_desc "

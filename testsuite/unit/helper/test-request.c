@@ -115,6 +115,36 @@ static void hostile_round_trip(void)
 	ok(same(&r, &back), "every byte survives the round trip");
 }
 
+/* Every field present, every string at its longest and every byte of
+ * it escaped (three bytes each): the largest request there is, which
+ * PERFCTR_REQ_FMT_MAX (the translator's and the hash's buffer) holds. */
+static void longest_request(void)
+{
+	struct perfctr_request r, back;
+	char buf[PERFCTR_REQ_FMT_MAX];
+	int n;
+
+	memset(&r, 0, sizeof(r));
+	memset(r.id, '%', sizeof(r.id) - 1);
+	memset(r.event, '%', sizeof(r.event) - 1);
+	memset(r.src, 0xff, sizeof(r.src) - 1);
+	memset(r.target, 0xc3, sizeof(r.target) - 1);
+	memset(r.group, '%', sizeof(r.group) - 1);
+	memset(r.cpus, '%', sizeof(r.cpus) - 1);
+	r.idx = r.sample = r.hz = r.payload = 4294967295u;
+	r.plm = PERFCTR_PLM_ALL;
+	r.mux = 1;
+	r.scope = PERFCTR_SCOPE_SOCKET;
+	r.precise = 3;
+	r.gh = PERFCTR_GH_GUEST | PERFCTR_GH_HOST;
+	n = perfctr_request__format(&r, buf, sizeof(buf));
+	ok(n > 0 && n < PERFCTR_REQ_FMT_MAX, "every field at its longest, "
+	   "escaped, fits PERFCTR_REQ_FMT_MAX (%d of %d)", n,
+	   PERFCTR_REQ_FMT_MAX);
+	is_int(perfctr_request__parse(buf, &back), 0, "and parses back");
+	ok(same(&r, &back), "unchanged");
+}
+
 /* mux is optional: left out at 0, read as 0 when absent, still strict
  * about order and separators. */
 static void optional_fields(void)
@@ -297,6 +327,7 @@ int main(void)
 	guest_host();
 	formats();
 	hostile_round_trip();
+	longest_request();
 	format_errors();
 	parse_errors();
 	hashes();

@@ -517,6 +517,36 @@ static void cpus(void)
 	done(&r);
 }
 
+/* A .process path of 170 two-byte characters (each byte escaped in the
+ * table: 1,020 bytes) and a long event name: the request tables are
+ * generated (the buffers hold the longest request there is). */
+static void long_request(void)
+{
+	struct emit_opts opts = { &fake_runtime, "0123456789abcdef", "stapdev" };
+	char text[1024], path[400], event[200];
+	struct generated gen;
+	struct run r;
+	int i, n = 0;
+
+	n += snprintf(path + n, sizeof(path) - n, "/opt/");
+	for (i = 0; i < 170; i++)
+		n += snprintf(path + n, sizeof(path) - n, "\xc3\xa9");
+	snprintf(path + n, sizeof(path) - n, "/bin");
+	memset(event, 'x', sizeof(event) - 1);
+	event[sizeof(event) - 1] = '\0';
+	snprintf(text, sizeof(text), "probe perfctr.event(\"u/%s/\").process("
+		 "\"%s\").counter(\"a\") {}\nprobe end { x = perfctr_total("
+		 "\"a\") }\n", event, path);
+	run(&r, text, 0);
+	is_int(r.errors, 0, "a long, non-ASCII .process path: no error");
+	rewrite__reads(&r.m);
+	ok(!emit__generate(&r.m, &opts, &gen), "its tables are generated");
+	like(gen.stp.buf, "target=/opt/\\045C3\\045A9\\045C3\\045A9",
+	     "the path escaped in its .modinfo entry (%% as \\045 in C)");
+	emit__free(&gen);
+	done(&r);
+}
+
 static void sockets(void)
 {
 	static const char text[] =
@@ -955,6 +985,7 @@ int main(void)
 	read_scopes();
 	cgroups();
 	sockets();
+	long_request();
 	cpus();
 	notes();
 	groups();
