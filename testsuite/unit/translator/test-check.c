@@ -559,26 +559,9 @@ static void sockets(void)
 	struct emit_opts opts = { &fake_runtime, "0123456789abcdef", "stapdev" };
 	struct generated gen;
 	struct run r;
-	size_t i;
 
-	for (i = 0; i < sizeof(socket_cases) / sizeof(socket_cases[0]); i++) {
-		const struct scope_case *c = &socket_cases[i];
-		char buf[512];
-		int good;
-
-		snprintf(buf, sizeof(buf), "probe perfctr.event(\"x\")%s%s {}\n"
-			 "%s\n", c->clause, strstr(c->clause, "sample") ? "" :
-			 ".counter(\"c\")", c->probe);
-		run(&r, buf, 0);
-		good = r.errors == c->errors && r.d.warnings == c->warnings &&
-		       (!c->msg || (strstr(r.msgs, c->msg) &&
-				    strstr(r.msgs, c->at)));
-		ok(good, "%s %s: %d error(s)%s%s", c->clause, c->probe,
-		   c->errors, c->at ? " at " : "", c->at ? c->at : "");
-		if (!good)
-			printf("# %s\n", r.msgs);
-		done(&r);
-	}
+	run_scope_cases(socket_cases,
+			sizeof(socket_cases) / sizeof(socket_cases[0]));
 	run(&r, text, 0);
 	is_int(r.errors, 0, ".socket counters read anywhere");
 	is_int(rewrite__reads(&r.m), 5, "five sites");
