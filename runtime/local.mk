@@ -8,7 +8,7 @@ dist_runtime_DATA = runtime/perfctr.h runtime/perfctr.c runtime/perfctr_assign.c
 	runtime/perfctr_payload.h \
 	runtime/perfctr_cpus.c runtime/perfctr_group.c runtime/perfctr_thread.c \
 	runtime/perfctr_cgroup.c runtime/perfctr_thrpool.c \
-	runtime/perfctr_tidmap.c runtime/perfctr_task.c runtime/perfctr_sample.c \
+	runtime/perfctr_taskmap.c runtime/perfctr_task.c runtime/perfctr_sample.c \
 	runtime/perfctr_priv.c runtime/perfctr_rearm.c runtime/perfctr_sum.c \
 	runtime/perfctr_snap.h runtime/perfctr_socket.c runtime/perfctr_selftest.c
 

@@ -251,7 +251,7 @@ struct perfctr_cpu {
 	 * two halves, cur names the whole one */
 	unsigned int thr_in_cur;
 	struct {
-		int tid;
+		const struct task_struct *task;
 		u64 start[PERFCTR_NTHREAD];
 	} thr_in[2];
 #endif
@@ -304,11 +304,15 @@ enum {
 #ifdef PERFCTR_SELFTEST
 static void perfctr_race(unsigned int point);
 static void perfctr_widen(void);
+static void perfctr_hotplug_wait(void);
 #define PERFCTR_RACE(point) perfctr_race(PERFCTR_RACE_##point)
 #define PERFCTR_WIDEN() perfctr_widen()
+#define PERFCTR_HOTPLUG_WAIT() perfctr_hotplug_wait()
 #else
 #define PERFCTR_RACE(point) do { } while (0)
 #define PERFCTR_WIDEN() do { } while (0)	/* sleepable: a test waits */
+/* the start, holding the hotplug lock: a test waits for a writer */
+#define PERFCTR_HOTPLUG_WAIT() do { } while (0)
 #endif
 
 /* A reader found a pinned counter in ERROR state: ask its owner's work
@@ -331,6 +335,7 @@ static bool perfctr_rearm_due(unsigned int owner);
  * CPUs' counters and following them through CPU hotplug (the callbacks'
  * parts run on the CPU, sleepable). */
 static int perfctr_sum_alloc(void);
+static int perfctr_sum_hotplug(void);
 static int perfctr_sum_start(void);
 static void perfctr_sum_stop(void);
 static void perfctr_sum_cpu_up(unsigned int cpu);

@@ -20,11 +20,21 @@
  * releasing an event, or creating a software event (it flips a static
  * key), takes it for reading: both would deadlock there.  So the online
  * callback creates only the events whose creation takes no such lock
- * (hardware, raw and PMU events, cpu-clock and task-clock: the kernel's
- * hard-lockup watchdog creates its cycles counter there too) and releases
- * nothing; a work item releases the old counters and creates the rest,
- * outside the hotplug lock: until it has run, reads of those software
- * counters on a CPU that just came online raise catchable errors.
+ * (those of a PMU that is not a software one, as the kernel's hard-lockup
+ * watchdog creates its cycles counter there, and cpu-clock and
+ * task-clock) and releases nothing; a work item releases the old
+ * counters and creates the rest, outside the hotplug lock: until it has
+ * run, reads of those software counters on a CPU that just came online
+ * raise catchable errors.
+ *
+ * The start creates nothing while it holds the hotplug lock for reading
+ * either: a hotplug writer that comes in meanwhile makes every new reader
+ * wait, so a nested read lock (a static key flipped by a software event's
+ * creation) would wait for the writer, which waits for the start.  It
+ * sets up the callbacks under the lock and marks every online CPU as
+ * wanting its counters, then makes them as the work does, outside it
+ * (perfctr_cpus_fill), and checks under the lock again that every online
+ * CPU has them, counting (perfctr_cpus_check).
  *
  * Context: every function here may sleep, except where noted.
  */
@@ -34,6 +44,9 @@
 static atomic_t perfctr_created = ATOMIC_INIT(0);
 static atomic_t perfctr_released = ATOMIC_INIT(0);
 static int perfctr_hp_state;	/* dynamic cpuhp state, 0 when none */
+/* request i's events may be made in a hotplug callback: known once one
+ * of them exists (perfctr_callback_safe) */
+static unsigned char perfctr_cb_safe[PERFCTR_NDECLARED];
 static LLIST_HEAD(perfctr_dead);	/* old counters, for the work */
 static void perfctr_hp_work_fn(struct work_struct *work);
 static DECLARE_WORK(perfctr_hp_work, perfctr_hp_work_fn);
@@ -110,9 +123,33 @@ static void perfctr_release_event(struct perf_event *ev)
 	atomic_inc(&perfctr_released);
 }
 
+/*
+ * Can request idx's events be made inside a hotplug callback, where the
+ * hotplug lock is held for writing?  Not those of a software PMU (perf's
+ * software events, tracepoints, kprobes: making one may flip a static key
+ * or register a probe, which take that lock), but cpu-clock and
+ * task-clock (hrtimers).  Learned from its first event: the request's
+ * type alone does not say, since a dynamic PMU type may be any PMU's.
+ */
+static void perfctr_learn_pmu(unsigned int idx, struct perf_event *ev)
+{
+	bool clock = ev->attr.type == PERF_TYPE_SOFTWARE &&
+		     (ev->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+		      ev->attr.config == PERF_COUNT_SW_TASK_CLOCK);
+
+	WRITE_ONCE(perfctr_cb_safe[idx], !is_software_event(ev) || clock);
+}
+
+static int perfctr_callback_safe(unsigned int idx)
+{
+	return READ_ONCE(perfctr_cb_safe[idx]);
+}
+
 /* One counter of request idx on one CPU.  A pinned event that does not
  * fit sits in ERROR state and counts nothing: at start that fails the
- * start (report set). */
+ * start (report set).  A CPU going offline meanwhile refuses it
+ * (-ENODEV), which is not worth reporting: its online callback makes it
+ * when it is back. */
 static struct perf_event *perfctr_event_new(unsigned int idx, int cpu,
 					    int report)
 {
@@ -123,7 +160,7 @@ static struct perf_event *perfctr_event_new(unsigned int idx, int cpu,
 	perfctr_attr_on(&perfctr_slots[idx], cpu, &attr);
 	ev = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
 	if (IS_ERR(ev)) {
-		if (report)
+		if (report && cpu_online(cpu))
 			_stp_error("perfctr: %s: counter \"%s\" (%s): cannot "
 				   "create it on CPU %d (type %u config %#llx): "
 				   "error %ld\n", r->src, r->id, r->event, cpu,
@@ -132,6 +169,7 @@ static struct perf_event *perfctr_event_new(unsigned int idx, int cpu,
 		return ev;
 	}
 	atomic_inc(&perfctr_created);
+	perfctr_learn_pmu(idx, ev);
 	return ev;
 }
 
@@ -218,19 +256,6 @@ static void perfctr_retire(struct perf_event *ev, struct perfctr_dead *d)
 	llist_add(&d->node, &perfctr_dead);
 }
 
-/* Can this request's event be created on cpu inside a hotplug
- * callback? */
-static int perfctr_callback_safe(unsigned int idx, int cpu)
-{
-	struct perf_event_attr attr;
-
-	perfctr_attr_on(&perfctr_slots[idx], cpu, &attr);
-	if (attr.type != PERF_TYPE_SOFTWARE)
-		return 1;
-	return attr.config == PERF_COUNT_SW_CPU_CLOCK ||
-	       attr.config == PERF_COUNT_SW_TASK_CLOCK;
-}
-
 /* Offline callback, on the CPU going away: from now on a counter that
  * is off the PMU reads as its final count (perfctr_read_local). */
 static int perfctr_cpu_offline(unsigned int cpu)
@@ -266,7 +291,7 @@ static int perfctr_cpu_online(unsigned int cpu)
 		}
 		s.idx = i;
 		s.ev = NULL;
-		if (perfctr_callback_safe(i, cpu)) {
+		if (perfctr_callback_safe(i)) {
 			s.ev = perfctr_event_new(i, cpu, 0);
 			if (IS_ERR(s.ev))
 				s.ev = NULL;
@@ -286,16 +311,20 @@ static int perfctr_cpu_online(unsigned int cpu)
 	return 0;
 }
 
-/* The work's part for a CPU that came online: what the callback could
- * not create. */
-static void perfctr_refill(int cpu)
+/*
+ * What a CPU wants (it came online, or the module starts): the counters
+ * the online callback could not create, outside the hotplug lock; CPU
+ * hotplug may run meanwhile.  At start (report set) an error is the
+ * start's: reported, and returned.
+ */
+static int perfctr_refill(int cpu, int report)
 {
 	struct perfctr_cpu *pc = per_cpu_ptr(perfctr_cpus, cpu);
 	struct perfctr_swap s = { .from_work = 1 };
 	unsigned int i;
 
 	if (!xchg(&pc->want, 0))
-		return;
+		return 0;
 	PERFCTR_WIDEN();	/* tests: a longer time without them */
 	s.gen = READ_ONCE(pc->gen);
 	for (i = 0; i < PERFCTR_NDECLARED; i++) {
@@ -303,7 +332,9 @@ static void perfctr_refill(int cpu)
 		    READ_ONCE(perfctr_pair_now(pc, i)->ev))	/* a hint */
 			continue;
 		s.idx = i;
-		s.ev = perfctr_event_new(i, cpu, 0);
+		s.ev = perfctr_event_new(i, cpu, report);
+		if (IS_ERR(s.ev) && report && cpu_online(cpu))
+			return PTR_ERR(s.ev);
 		if (IS_ERR(s.ev)) {
 			printk(KERN_WARNING "perfctr: %s: CPU %d is back online "
 			       "without counter \"%s\": reads there fail\n",
@@ -313,6 +344,7 @@ static void perfctr_refill(int cpu)
 		if (perfctr_swap_on(cpu, &s))	/* it has one, or changed */
 			perfctr_release_event(s.ev);	/* never seen */
 	}
+	return 0;
 }
 
 /* Pinned counters that could not be scheduled (ERROR state) stay off
@@ -359,58 +391,25 @@ static void perfctr_hp_work_fn(struct work_struct *work)
 
 	perfctr_release_dead();
 	for_each_possible_cpu(cpu)
-		perfctr_refill(cpu);
+		perfctr_refill(cpu, 0);
 	if (perfctr_rearm_due(PERFCTR_REARM_CPUS)) {
 		perfctr_cpus_rearm();
 		perfctr_groups_rearm();
 	}
 }
 
-/* Counters on every online CPU, then the hotplug callbacks, with CPU
- * hotplug held off in between.  No probe runs yet: the pairs are set
- * directly. */
-static int perfctr_cpus_start(void)
+/* With CPU hotplug read-locked: every online CPU wants its counters
+ * (made by perfctr_cpus_fill, after the unlock), perfctr-run's groups
+ * are taken, and the callbacks follow CPU hotplug from here on. */
+static int perfctr_cpus_setup(void)
 {
-	struct perf_event *ev;
-	unsigned int i;
 	int cpu, rc;
 
-	rc = perfctr_sum_alloc();
-	if (rc)
-		return rc;
-	cpus_read_lock();
-	for_each_online_cpu(cpu) {
-		for (i = 0; i < PERFCTR_NDECLARED && !rc; i++) {
-			if (!perfctr_on_cpu(i, cpu))
-				continue;
-			ev = perfctr_event_new(i, cpu, 1);
-			if (IS_ERR(ev)) {
-				rc = PTR_ERR(ev);
-				break;
-			}
-			perfctr_pair_set(per_cpu_ptr(perfctr_cpus, cpu), i,
-					 ev, 0);
-			if (!perfctr_requests[i].mux &&
-			    READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE) {
-				_stp_error("perfctr: %s: counter \"%s\" (%s) is "
-					   "not counting on CPU %d (state %d): "
-					   "no free hardware counter for it\n",
-					   perfctr_requests[i].src,
-					   perfctr_requests[i].id,
-					   perfctr_requests[i].event, cpu,
-					   (int)READ_ONCE(ev->state));
-				rc = -EBUSY;
-			}
-		}
-		if (rc)
-			break;
-	}
+	for_each_online_cpu(cpu)
+		WRITE_ONCE(per_cpu_ptr(perfctr_cpus, cpu)->want, 1);
+	rc = perfctr_groups_start();	/* perfctr-run's groups */
 	if (!rc)
-		rc = perfctr_groups_start();	/* perfctr-run's groups */
-	if (!rc)
-		rc = perfctr_socket_start();
-	if (!rc)
-		rc = perfctr_sum_start();	/* the snapshot timers */
+		rc = perfctr_sum_hotplug();
 	if (!rc) {
 		rc = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_AP_ONLINE_DYN,
 							  "perfctr:online",
@@ -421,7 +420,95 @@ static int perfctr_cpus_start(void)
 			rc = 0;
 		}
 	}
+	PERFCTR_HOTPLUG_WAIT();	/* tests: a hotplug writer comes in here */
+	return rc;
+}
+
+/* Without the hotplug lock: the counters every CPU wants, as the hotplug
+ * work makes them (a CPU that comes online meanwhile is the work's, one
+ * that goes offline gets them when it is back), and the .socket
+ * counters. */
+static int perfctr_cpus_fill(void)
+{
+	int cpu, rc = 0;
+
+	for_each_possible_cpu(cpu) {
+		rc = perfctr_refill(cpu, 1);
+		if (rc)
+			return rc;
+	}
+	return perfctr_socket_start();
+}
+
+/* With CPU hotplug read-locked: every online CPU has each of its
+ * counters, counting (a .multiplex one may wait for its turn), unless
+ * the hotplug work still has to make them (it came online since the
+ * fill) or it is going offline. */
+static int perfctr_cpus_check(void)
+{
+	struct perfctr_cpu *pc;
+	struct perf_event *ev;
+	unsigned int i;
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		pc = per_cpu_ptr(perfctr_cpus, cpu);
+		if (READ_ONCE(pc->want) || READ_ONCE(pc->leaving))
+			continue;
+		for (i = 0; i < PERFCTR_NDECLARED; i++) {
+			if (!perfctr_on_cpu(i, cpu))
+				continue;
+			ev = READ_ONCE(perfctr_pair_now(pc, i)->ev);
+			if (ev && (perfctr_requests[i].mux ||
+				   READ_ONCE(ev->state) == PERF_EVENT_STATE_ACTIVE))
+				continue;
+			if (!ev)
+				_stp_error("perfctr: %s: counter \"%s\" (%s) "
+					   "could not be made on CPU %d, which "
+					   "came online during the start (the "
+					   "kernel log says why)\n",
+					   perfctr_requests[i].src,
+					   perfctr_requests[i].id,
+					   perfctr_requests[i].event, cpu);
+			else
+				_stp_error("perfctr: %s: counter \"%s\" (%s) "
+					   "is not counting on CPU %d (state "
+					   "%d): no free hardware counter for "
+					   "it\n", perfctr_requests[i].src,
+					   perfctr_requests[i].id,
+					   perfctr_requests[i].event, cpu,
+					   (int)READ_ONCE(ev->state));
+			return ev ? -EBUSY : -ENODEV;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The callbacks, then every online CPU's counters, then the snapshot
+ * timers.  No probe runs yet.  Nothing is created while the hotplug lock
+ * is held (see the top of this file): CPU hotplug may run between the
+ * steps, and the callbacks and the work follow it.
+ */
+static int perfctr_cpus_start(void)
+{
+	int rc;
+
+	rc = perfctr_sum_alloc();
+	if (rc)
+		return rc;
+	cpus_read_lock();
+	rc = perfctr_cpus_setup();
 	cpus_read_unlock();
+	if (!rc)
+		rc = perfctr_cpus_fill();
+	if (!rc) {
+		cpus_read_lock();
+		rc = perfctr_cpus_check();
+		if (!rc)
+			rc = perfctr_sum_start();	/* the snapshot timers */
+		cpus_read_unlock();
+	}
 	if (!rc)
 		printk(KERN_INFO "perfctr: %s: created %d counters\n",
 		       THIS_MODULE->name, atomic_read(&perfctr_created));

@@ -24,6 +24,8 @@
  */
 #ifdef PERFCTR_SELFTEST
 
+#include <linux/percpu-rwsem.h>
+
 #if defined(CONFIG_X86)
 #include <asm/apic.h>
 #include <asm/nmi.h>
@@ -147,7 +149,7 @@ static const void *perfctr_st_owner(int kind, unsigned int idx)
 	int fresh, s;
 
 	if (kind == PERFCTR_ST_TASK) {
-		s = perfctr_tidmap_get(&perfctr_task_ids, current->pid, 0, &fresh);
+		s = perfctr_taskmap_get(&perfctr_task_ids, current, 0, &fresh);
 		return s < 0 ? NULL : READ_ONCE(perfctr_tasks[s].ev[idx][0]);
 	}
 #endif
@@ -281,6 +283,35 @@ static void perfctr_widen(void)
 
 	if (READ_ONCE(perfctr_st_armed) && ms)
 		msleep(ms);
+}
+
+/*
+ * The start, holding the CPU hotplug lock for reading (perfctr_cpus.c),
+ * in a test built with -D PERFCTR_SELFTEST_HOTPLUG_WAIT: it waits until a
+ * hotplug writer (the test takes a CPU offline) waits for that lock, so
+ * that any read lock taken again from here on (a static key flipped by a
+ * software event's creation) waits for the writer, which waits for the
+ * start.  The writer's mark is the lock's block flag (found through
+ * kallsyms); at most 10 s.  Sleepable.
+ */
+static void perfctr_hotplug_wait(void)
+{
+#ifdef PERFCTR_SELFTEST_HOTPLUG_WAIT
+	struct percpu_rw_semaphore *sem;
+	unsigned int ms;
+
+	sem = (struct percpu_rw_semaphore *)
+		kallsyms_lookup_name("cpu_hotplug_lock");
+	printk(KERN_INFO "perfctr: %s: the start waits for a CPU hotplug "
+	       "writer\n", THIS_MODULE->name);
+	for (ms = 0; ms < 10000 && !(sem && atomic_read(&sem->block));
+	     ms += 10)
+		msleep(10);
+	printk(KERN_INFO "perfctr: %s: %s after %u ms\n", THIS_MODULE->name,
+	       !sem ? "cpu_hotplug_lock not found" :
+	       atomic_read(&sem->block) ? "a hotplug writer waits" :
+	       "no hotplug writer came", ms);
+#endif
 }
 
 static void perfctr_selftest_widen_ms(unsigned int ms)

@@ -228,21 +228,29 @@ static int perfctr_sum_alloc(void)
 	return 0;
 }
 
-/* With CPU hotplug read-locked, after every online CPU's counters exist,
- * before any probe: a snapshot and a timer on each, and the callback for
- * CPUs that die. */
-static int perfctr_sum_start(void)
+/* With CPU hotplug read-locked, before the online callback is set up:
+ * the callback for CPUs that die (a CPU that dies before the timers
+ * start publishes its final count too). */
+static int perfctr_sum_hotplug(void)
 {
-	int cpu, rc;
+	int rc = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_BP_PREPARE_DYN,
+						      "perfctr:sum-dead", NULL,
+						      perfctr_sum_cpu_dead);
 
-	for_each_online_cpu(cpu)
-		smp_call_function_single(cpu, perfctr_sum_up_here, NULL, 1);
-	rc = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_BP_PREPARE_DYN,
-						  "perfctr:sum-dead", NULL,
-						  perfctr_sum_cpu_dead);
 	if (rc < 0)
 		return rc;
 	perfctr_sum_hp_state = rc;
+	return 0;
+}
+
+/* With CPU hotplug read-locked, after every online CPU's counters exist,
+ * before any probe: a snapshot and a timer on each. */
+static int perfctr_sum_start(void)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		smp_call_function_single(cpu, perfctr_sum_up_here, NULL, 1);
 	return 0;
 }
 
@@ -346,6 +354,7 @@ static int perfctr_read_sum_age(unsigned int idx, u64 *age)
 #else /* !PERFCTR_HAVE_TICK */
 static inline bool perfctr_sum_on(unsigned int idx) { return false; }
 static int perfctr_sum_alloc(void) { return 0; }
+static int perfctr_sum_hotplug(void) { return 0; }
 static int perfctr_sum_start(void) { return 0; }
 static void perfctr_sum_stop(void) { }
 static void perfctr_sum_cpu_up(unsigned int cpu) { }

@@ -17,8 +17,10 @@
  * perfctr_total() may be reading them on another CPU.
  *
  * Records: PERFCTR_TASKS of them (stap -D PERFCTR_TASKS=N), allocated at
- * start, found through perfctr_tidmap.c.  Only a task's own callbacks
- * write its record.  Totals are read without locks: a sequence count
+ * start, found by task through perfctr_taskmap.c: a thread that calls
+ * execve() from a thread other than the leader takes the leader's id, and
+ * the exit (exec) callback must still find the record its found callback
+ * made.  Only a task's own callbacks write its record.  Totals are read without locks: a sequence count
  * tells a reader that a task's count moved to the totals under it.  The
  * slots of the tasks followed now are also kept packed at the front of
  * perfctr_task_live[], so that a total walks those, not the table.
@@ -30,7 +32,7 @@
  */
 #ifdef PERFCTR_HAVE_PROCESS
 
-#include "perfctr_tidmap.c"
+#include "perfctr_taskmap.c"
 
 #ifndef PERFCTR_TASKS
 #define PERFCTR_TASKS 1024
@@ -46,7 +48,7 @@ struct perfctr_task {
 	unsigned int live;	/* 1 + its place in perfctr_task_live[], 0 */
 };
 
-static struct perfctr_tidmap perfctr_task_ids;
+static struct perfctr_taskmap perfctr_task_ids;
 static struct perfctr_task *perfctr_tasks;
 static atomic64_t perfctr_task_done[PERFCTR_NDECLARED];
 static unsigned int perfctr_task_seq;	/* odd: totals moving */
@@ -121,7 +123,7 @@ static int perfctr_read_process(unsigned int idx, u64 *val)
 	unsigned long flags;
 	int fresh, s, rc;
 
-	s = perfctr_tidmap_get(&perfctr_task_ids, current->pid, 0, &fresh);
+	s = perfctr_taskmap_get(&perfctr_task_ids, current, 0, &fresh);
 	t = s < 0 ? NULL : &perfctr_tasks[s];
 	if (!t || !smp_load_acquire(&t->ev[idx][0]))
 		/* not followed, or no room when it was found */
@@ -281,7 +283,7 @@ static void perfctr_task_found(unsigned int tgt, struct task_struct *tsk)
 	 * good.  Let the old ones go first (a grace period, once per exec).
 	 */
 	flush_work(&perfctr_task_work);
-	s = perfctr_tidmap_get(&perfctr_task_ids, tsk->pid, 1, &fresh);
+	s = perfctr_taskmap_get(&perfctr_task_ids, tsk, 1, &fresh);
 	if (s < 0) {
 		atomic_inc(&perfctr_task_lost);
 		return;
@@ -311,7 +313,7 @@ static void perfctr_task_gone(struct task_struct *tsk)
 	unsigned int i, k;
 	int fresh, s;
 
-	s = perfctr_tidmap_get(&perfctr_task_ids, tsk->pid, 0, &fresh);
+	s = perfctr_taskmap_get(&perfctr_task_ids, tsk, 0, &fresh);
 	if (s < 0)
 		return;
 	t = &perfctr_tasks[s];
@@ -324,7 +326,7 @@ static void perfctr_task_gone(struct task_struct *tsk)
 			atomic64_add(perfctr_event_count(t->ev[i][k]),
 				     &perfctr_task_done[i]);
 	perfctr_task_live_del(s);
-	perfctr_tidmap_put(&perfctr_task_ids, s, 1);
+	perfctr_taskmap_put(&perfctr_task_ids, s, 1);
 	PERFCTR_RACE(TASK_GONE);
 	smp_wmb();
 	WRITE_ONCE(perfctr_task_seq, perfctr_task_seq + 1);
@@ -340,7 +342,7 @@ static void perfctr_tasks_rearm(void)
 	for (s = 0; s < perfctr_task_ids.size; s++) {
 		struct perfctr_task *t = &perfctr_tasks[s];
 
-		if (!xchg(&t->rearm, 0) || READ_ONCE(perfctr_task_ids.tid[s]) <= 0)
+		if (!xchg(&t->rearm, 0) || !perfctr_taskmap_live(&perfctr_task_ids, s))
 			continue;
 		for (i = 0; i < PERFCTR_NDECLARED; i++)
 			for (k = 0; k < PERFCTR_CORE_PMUS && t->ev[i][k]; k++)
@@ -371,7 +373,7 @@ static void perfctr_task_work_fn(struct work_struct *work)
 		perfctr_tasks_rearm();
 
 	for (s = 0; s < perfctr_task_ids.size; s++) {
-		if (READ_ONCE(perfctr_task_ids.tid[s]) != PERFCTR_TID_HELD)
+		if (READ_ONCE(perfctr_task_ids.key[s]) != PERFCTR_KEY_HELD)
 			continue;
 		perfctr_tasks[s].release = 1;
 		n++;
@@ -386,7 +388,7 @@ static void perfctr_task_work_fn(struct work_struct *work)
 			continue;
 		perfctr_task_release(t);
 		memset(t, 0, sizeof(*t));
-		perfctr_tidmap_put(&perfctr_task_ids, s, 0);
+		perfctr_taskmap_put(&perfctr_task_ids, s, 0);
 	}
 }
 
@@ -443,7 +445,7 @@ static int perfctr_tasks_start(void)
 					       sizeof(*perfctr_task_live)));
 	perfctr_task_nlive = 0;
 	if (!perfctr_tasks || !perfctr_task_live ||
-	    perfctr_tidmap_alloc(&perfctr_task_ids, PERFCTR_TASKS))
+	    perfctr_taskmap_alloc(&perfctr_task_ids, PERFCTR_TASKS))
 		return -ENOMEM;	/* perfctr_tasks_stop() frees */
 	perfctr_tasks_targets();
 	for (k = 0; k < perfctr_ntgts; k++) {
@@ -472,7 +474,7 @@ static void perfctr_tasks_stop(void)
 			  "full (the task table holds %d: stap -D "
 			  "PERFCTR_TASKS=N)\n", atomic_read(&perfctr_task_lost),
 			  PERFCTR_TASKS);
-	perfctr_tidmap_free(&perfctr_task_ids);
+	perfctr_taskmap_free(&perfctr_task_ids);
 	vfree(perfctr_tasks);
 	vfree(perfctr_task_live);
 	perfctr_task_live = NULL;

@@ -21,10 +21,17 @@
  * switch (it has exited) gives the record back, so reads in its exit
  * probes still see it.  Each CPU remembers the record of the thread it
  * switched in last (or that read last), so a read finds the current
- * thread's record with one compare instead of a lookup: the record's tid
- * must be the current thread's, which also keeps out a record given back
- * and claimed by another thread meanwhile.  A thread that finds no room
- * is not counted and its reads raise an error.
+ * thread's record with one compare instead of a lookup: the record's task
+ * must be the current one, which also keeps out a record given back and
+ * claimed by another thread meanwhile.  A thread that finds no room is
+ * not counted and its reads raise an error.
+ *
+ * Records are the task's, not its thread id's (perfctr_taskmap.c): a
+ * thread that calls execve() from a thread other than the leader keeps
+ * its record and its count under the leader's id, and the zombie
+ * leader's last switch, which may come after the ids were swapped, gives
+ * back the leader's own; a thread id freed at exit and taken by a new
+ * thread before the old one's last switch names two records, one each.
  *
  * Readers run in any context, NMI included, and one can interrupt the
  * switch that is taking its own thread out.  So the outgoing thread's
@@ -66,7 +73,8 @@ struct perfctr_thread_half {
 
 struct perfctr_thread {
 	unsigned int cur;	/* the half that holds */
-	int tid;		/* its thread; 0 while free or going */
+	const struct task_struct *task;	/* its thread; NULL while free or
+					 * going */
 	struct perfctr_thread_half h[2];
 };
 
@@ -84,35 +92,40 @@ static void perfctr_thread_remember(struct perfctr_cpu *pc,
 	WRITE_ONCE(pc->thr, t);
 }
 
-/* The record of tid, the thread running here, if this CPU (pc) remembers
- * it and it is still tid's (one going away has its tid cleared before it
- * is zeroed).  IRQs off. */
+/* The record of tsk, the thread running here, if this CPU (pc) remembers
+ * it and it is still tsk's (one going away has its task cleared before
+ * it is zeroed).  IRQs off. */
 static __always_inline struct perfctr_thread *
-perfctr_thread_remembered(const struct perfctr_cpu *pc, int tid)
+perfctr_thread_remembered(const struct perfctr_cpu *pc,
+			  const struct task_struct *tsk)
 {
 	struct perfctr_thread *t = READ_ONCE(pc->thr);
 
-	if (!t || tid <= 0 || READ_ONCE(t->tid) != tid)
+	if (!t || READ_ONCE(t->task) != tsk)
 		return NULL;
 	return t;
 }
 
-/* The record of tid, which has one (perfctr_thr_tracked()).  IRQs off. */
-static noinline struct perfctr_thread *perfctr_thread_find(int tid)
+/* The record of tsk, which may have one (perfctr_thr_tracked()).  IRQs
+ * off. */
+static noinline struct perfctr_thread *
+perfctr_thread_find(const struct task_struct *tsk)
 {
 	struct perfctr_thr_seg *g;
 	int s;
 
-	return perfctr_thr_find(tid, &g, &s);
+	return perfctr_thr_find(tsk, &g, &s);
 }
 
-/* The record of tid, a thread switching here, if it has one: most have
- * none, and pay the bit test inline.  IRQs off. */
-static __always_inline struct perfctr_thread *perfctr_thread_lookup(int tid)
+/* The record of tsk, a thread switching here, if it has one: most have
+ * none, and pay the filter's test inline; the idle tasks never have one.
+ * IRQs off. */
+static __always_inline struct perfctr_thread *
+perfctr_thread_lookup(const struct task_struct *tsk)
 {
-	if (tid <= 0 || !perfctr_thr_tracked(tid))
+	if (!tsk->pid || !perfctr_thr_tracked(tsk))
 		return NULL;
-	return perfctr_thread_find(tid);
+	return perfctr_thread_find(tsk);
 }
 
 static struct perfctr_thread_half *perfctr_thread_now(struct perfctr_thread *t)
@@ -152,15 +165,15 @@ static void perfctr_thread_in(struct perfctr_thread *t)
  * stand, so that its first read, if it comes in this stretch, counts the
  * whole stretch (a script that reads at each switch-out charges every
  * stretch).  The half cur does not name is filled, then cur flips: a
- * reader nested here finds the outgoing thread's own whole, or a tid
+ * reader nested here finds the outgoing thread's own whole, or a task
  * that is not its own.  IRQs off.
  */
-static void perfctr_thread_note_in(int tid)
+static void perfctr_thread_note_in(const struct task_struct *tsk)
 {
 	struct perfctr_cpu *pc = this_cpu_ptr(perfctr_cpus);
 	unsigned int c = !(pc->thr_in_cur & 1), k;
 
-	pc->thr_in[c].tid = tid;
+	pc->thr_in[c].task = tsk;
 	for (k = 0; k < PERFCTR_NTHREAD; k++)
 		pc->thr_in[c].start[k] = perfctr_thread_count(k);
 	barrier();
@@ -175,19 +188,20 @@ static void perfctr_thread_note_out(void)
 {
 	struct perfctr_cpu *pc = this_cpu_ptr(perfctr_cpus);
 
-	WRITE_ONCE(pc->thr_in[pc->thr_in_cur & 1].tid, 0);
+	WRITE_ONCE(pc->thr_in[pc->thr_in_cur & 1].task, NULL);
 }
 
-/* A first read: thread t (the current one, tid) counts from its switch-in
+/* A first read: thread t (the current one, tsk) counts from its switch-in
  * here when this CPU noted it, else from now.  Its own record. */
-static void perfctr_thread_first(struct perfctr_thread *t, int tid)
+static void perfctr_thread_first(struct perfctr_thread *t,
+				 const struct task_struct *tsk)
 {
 	const struct perfctr_cpu *pc = this_cpu_ptr(perfctr_cpus);
 	unsigned int c = READ_ONCE(pc->thr_in_cur) & 1, k;
 	struct perfctr_thread_half *h;
 
 	barrier();	/* the half was written before cur, on this CPU */
-	if (!PERFCTR_THREAD_NOTE || pc->thr_in[c].tid != tid) {
+	if (!PERFCTR_THREAD_NOTE || pc->thr_in[c].task != tsk) {
 		perfctr_thread_in(t);
 		return;
 	}
@@ -264,17 +278,17 @@ static void perfctr_on_switch(void *data, bool preempt,
 	if (PERFCTR_THREAD_NOTE)
 		perfctr_thread_note_out();
 	/* no record: the script has not read the thread */
-	op = perfctr_thread_remembered(pc, prev->pid);
+	op = perfctr_thread_remembered(pc, prev);
 	if (!op)
-		op = perfctr_thread_lookup(prev->pid);
-	np = perfctr_thread_lookup(next->pid);
+		op = perfctr_thread_lookup(prev);
+	np = perfctr_thread_lookup(next);
 	if (op || np)
 		perfctr_thread_switch(op, np);
 	if (PERFCTR_THREAD_NOTE && !np && next->pid)
-		perfctr_thread_note_in(next->pid);
+		perfctr_thread_note_in(next);
 	perfctr_thread_remember(pc, np);
 	if (op && perfctr_task_dead(prev))	/* its last switch */
-		perfctr_thr_give_back(prev->pid);
+		perfctr_thr_give_back(prev);
 }
 
 /*
@@ -286,19 +300,22 @@ static void perfctr_on_switch(void *data, bool preempt,
  */
 static noinline struct perfctr_thread *perfctr_thread_current(int *rc)
 {
-	int tid = current->pid, fresh = 0;
-	bool dead = perfctr_task_dead(current);
-	struct perfctr_thread *t;
+	struct task_struct *tsk = current;
+	bool dead = perfctr_task_dead(tsk);
+	struct perfctr_thread *t = NULL;
+	int fresh = 0;
 
 	/* a thread in its last switch makes no new record */
-	t = dead ? perfctr_thread_lookup(tid) : perfctr_thr_claim(tid, &fresh);
+	if (tsk->pid)
+		t = dead ? perfctr_thread_lookup(tsk) :
+		    perfctr_thr_claim(tsk, &fresh);
 	if (!t) {
-		*rc = !tid ? -ESRCH : dead ? -EIO : -ENOSPC;
+		*rc = !tsk->pid ? -ESRCH : dead ? -EIO : -ENOSPC;
 		return NULL;
 	}
 	if (fresh) {
 		PERFCTR_RACE(THREAD_NEW);
-		perfctr_thread_first(t, tid);
+		perfctr_thread_first(t, tsk);
 	}
 	perfctr_thread_remember(this_cpu_ptr(perfctr_cpus), t);
 	return t;
@@ -307,7 +324,7 @@ static noinline struct perfctr_thread *perfctr_thread_current(int *rc)
 /*
  * The current thread's count of .thread counter idx.  Any probe context,
  * NMI included.  Inline: the read is the record this CPU remembers, one
- * compare of its tid, its half and this CPU's counter idx (with a
+ * compare of its task, its half and this CPU's counter idx (with a
  * constant idx, its slot k is a constant too).  Returns 0, -ENOSPC,
  * -ESRCH, -EIO (as perfctr_thread_current(); or its counter could not
  * be read at its switch-in, or cannot be now).
@@ -326,7 +343,7 @@ static __always_inline int perfctr_read_thread(unsigned int idx, u64 *val)
 		return -ENODEV;
 	local_irq_save(flags);
 	pc = this_cpu_ptr(perfctr_cpus);
-	t = perfctr_thread_remembered(pc, current->pid);
+	t = perfctr_thread_remembered(pc, current);
 	if (unlikely(!t))
 		t = perfctr_thread_current(&rc);
 	if (likely(t)) {

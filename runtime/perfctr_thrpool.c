@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * perfctr_thrpool.c - where .thread records live: segments, each a block
- * of records with its own id table (perfctr_tidmap.c), that only grow.
+ * of records with its own table of tasks (perfctr_taskmap.c), that only
+ * grow.
  *
  * Records are claimed and given back in any context (a read in an NMI, a
  * last switch), so nothing here allocates there: the claim that finds
@@ -15,35 +16,39 @@
  * reading once) all sit before it in vruntime, so it would run only
  * after the burst, when every claim past the first segment has been
  * refused.  A record given back is free for the next thread in its
- * segment.  A tid has at most one record: a claim looks in every
+ * segment.  A task has at most one record: a claim looks in every
  * segment before it takes a free slot in the first that has one.
  *
- * A bit per thread id says whether it has a record, so that a context
- * switch of a thread that has none (most of them) looks up nothing; only
- * the thread's own CPU sets or clears its bit.
+ * A filter says which tasks may have a record, so that a context switch
+ * of a thread that has none (most of them) looks up nothing: a count per
+ * bucket of the tasks' hash, raised by a claim and lowered by a give-back
+ * (atomic: the tasks of one bucket claim and give back on any CPUs).  A
+ * task that shares a bucket with one that has a record pays a lookup
+ * that finds nothing.
  */
 #include <linux/irq_work.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
-#include <linux/threads.h>
 
-#include "perfctr_tidmap.c"
+#include "perfctr_taskmap.c"
 
 #ifndef PERFCTR_THREADS
 #define PERFCTR_THREADS		1048576	/* records at most */
 #endif
 #define PERFCTR_THR_SEG0	1024	/* the first segment's records */
 #define PERFCTR_THR_SEGS	24
+/* the filter's buckets: 2^bits counts (512 KiB) */
+#define PERFCTR_THR_FILTER_BITS	17
 
 struct perfctr_thr_seg {
-	struct perfctr_tidmap ids;
+	struct perfctr_taskmap ids;
 	struct perfctr_thread *rec;
 };
 
 static struct perfctr_thr_seg perfctr_thr_seg[PERFCTR_THR_SEGS];
 static unsigned int perfctr_thr_nseg;	/* seg[0..nseg) are whole */
 static unsigned int perfctr_thr_cap;	/* records in them */
-static unsigned long *perfctr_thr_has;	/* bit per tid: has a record */
+static atomic_t *perfctr_thr_has;	/* tasks with a record, per bucket */
 static bool perfctr_thr_stopping;
 /* bit 0: growth asked for and not done yet; bit 1: no more can be had */
 static unsigned long perfctr_thr_kick;
@@ -68,7 +73,7 @@ static int perfctr_thr_grow(void)
 		return -ENOSPC;
 	size = min((unsigned long)PERFCTR_THR_SEG0 << n, size);
 	g->rec = vzalloc(array_size(size, sizeof(*g->rec)));
-	if (!g->rec || perfctr_tidmap_alloc(&g->ids, size)) {
+	if (!g->rec || perfctr_taskmap_alloc(&g->ids, size)) {
 		vfree(g->rec);
 		g->rec = NULL;
 		return -ENOMEM;
@@ -124,23 +129,29 @@ static void perfctr_thr_ask(void)
 		irq_work_queue(&perfctr_thr_iw);
 }
 
-/* Does tid have a record?  Any context; tid > 0. */
-static __always_inline bool perfctr_thr_tracked(int tid)
+/* tsk's count in the filter. */
+static __always_inline atomic_t *perfctr_thr_bucket(const struct task_struct *tsk)
 {
-	return (unsigned int)tid < PID_MAX_LIMIT &&
-	       test_bit(tid, perfctr_thr_has);
+	return &perfctr_thr_has[hash_ptr(tsk, PERFCTR_THR_FILTER_BITS)];
 }
 
-/* tid's record (*g, *s: where), NULL if it has none.  Any context;
- * tid > 0.  Inline, so that *g and *s are its callers' registers. */
+/* May tsk have a record?  Any context. */
+static __always_inline bool perfctr_thr_tracked(const struct task_struct *tsk)
+{
+	return atomic_read(perfctr_thr_bucket(tsk)) != 0;
+}
+
+/* tsk's record (*g, *s: where), NULL if it has none.  Any context.
+ * Inline, so that *g and *s are its callers' registers. */
 static __always_inline struct perfctr_thread *
-perfctr_thr_find(int tid, struct perfctr_thr_seg **g, int *s)
+perfctr_thr_find(const struct task_struct *tsk, struct perfctr_thr_seg **g,
+		 int *s)
 {
 	unsigned int i, n = smp_load_acquire(&perfctr_thr_nseg);
 
 	for (i = 0; i < n; i++) {
 		*g = &perfctr_thr_seg[i];
-		*s = perfctr_tidmap_scan(&(*g)->ids, tid, NULL);
+		*s = perfctr_taskmap_scan(&(*g)->ids, tsk, NULL);
 		if (*s >= 0)
 			return &(*g)->rec[*s];
 	}
@@ -148,11 +159,12 @@ perfctr_thr_find(int tid, struct perfctr_thr_seg **g, int *s)
 }
 
 /*
- * tid's record, claimed now if it has none (*fresh: all zero, the
+ * tsk's record, claimed now if it has none (*fresh: all zero, the
  * caller's to fill); NULL when there is no room.  The running thread's
- * own, on its CPU, IRQs off; any context.
+ * own, on its CPU, IRQs off; any context; not an idle task.
  */
-static struct perfctr_thread *perfctr_thr_claim(int tid, int *fresh)
+static struct perfctr_thread *perfctr_thr_claim(struct task_struct *tsk,
+						int *fresh)
 {
 	unsigned int i, n = smp_load_acquire(&perfctr_thr_nseg);
 	struct perfctr_thread *t = NULL;
@@ -160,18 +172,18 @@ static struct perfctr_thread *perfctr_thr_claim(int tid, int *fresh)
 	int s;
 
 	*fresh = 0;
-	if (!n || tid <= 0 || tid >= PID_MAX_LIMIT)	/* stopped; idle */
+	if (!n)		/* stopped */
 		return NULL;
-	t = perfctr_thr_find(tid, &g, &s);
+	t = perfctr_thr_find(tsk, &g, &s);
 	for (i = 0; !t && i < n; i++) {
 		g = &perfctr_thr_seg[i];
-		s = perfctr_tidmap_get(&g->ids, tid, 1, fresh);
+		s = perfctr_taskmap_get(&g->ids, tsk, 1, fresh);
 		if (s >= 0)
 			t = &g->rec[s];
 	}
 	if (t && *fresh) {
-		WRITE_ONCE(t->tid, tid);
-		set_bit(tid, perfctr_thr_has);
+		WRITE_ONCE(t->task, tsk);
+		atomic_inc(perfctr_thr_bucket(tsk));
 		atomic_inc(&perfctr_thr_used);
 	}
 	if (!t || *fresh)
@@ -179,27 +191,27 @@ static struct perfctr_thread *perfctr_thr_claim(int tid, int *fresh)
 	return t;
 }
 
-/* tid's last switch: its record is zeroed while no one can find it (its
- * id held, its tid no longer its own), then free.  IRQs off; out of
- * line, out of the way of every other switch. */
-static noinline void perfctr_thr_give_back(int tid)
+/* tsk's last switch: its record is zeroed while no one can find it (its
+ * slot held, its task no longer named in it), then free.  IRQs off; out
+ * of line, out of the way of every other switch. */
+static noinline void perfctr_thr_give_back(const struct task_struct *tsk)
 {
 	struct perfctr_thr_seg *g;
 	struct perfctr_thread *t;
 	int s;
 
-	if (!perfctr_thr_tracked(tid))
+	if (!perfctr_thr_tracked(tsk))
 		return;
-	t = perfctr_thr_find(tid, &g, &s);
+	t = perfctr_thr_find(tsk, &g, &s);
 	if (!t)
 		return;
-	perfctr_tidmap_put(&g->ids, s, 1);
-	WRITE_ONCE(t->tid, 0);
+	perfctr_taskmap_put(&g->ids, s, 1);
+	WRITE_ONCE(t->task, NULL);
 	PERFCTR_RACE(THREAD_GONE);
 	barrier();
 	memset(t, 0, sizeof(*t));
-	perfctr_tidmap_put(&g->ids, s, 0);
-	clear_bit(tid, perfctr_thr_has);
+	perfctr_taskmap_put(&g->ids, s, 0);
+	atomic_dec(perfctr_thr_bucket(tsk));
 	atomic_dec(&perfctr_thr_used);
 }
 
@@ -212,8 +224,8 @@ static int perfctr_thr_pool_start(void)
 	perfctr_thr_kick = 0;
 	memset(&perfctr_thr_stat, 0, sizeof(perfctr_thr_stat));
 	atomic_set(&perfctr_thr_used, 0);
-	perfctr_thr_has = vzalloc(BITS_TO_LONGS(PID_MAX_LIMIT) *
-				  sizeof(long));
+	perfctr_thr_has = vzalloc(array_size(1UL << PERFCTR_THR_FILTER_BITS,
+					     sizeof(*perfctr_thr_has)));
 	if (!perfctr_thr_has)
 		return -ENOMEM;
 	w = kthread_create_worker(0, "perfctr_thr");
@@ -237,7 +249,7 @@ static void perfctr_thr_pool_stop(void)
 		perfctr_thr_worker = NULL;
 	}
 	for (i = 0; i < perfctr_thr_nseg; i++) {
-		perfctr_tidmap_free(&perfctr_thr_seg[i].ids);
+		perfctr_taskmap_free(&perfctr_thr_seg[i].ids);
 		vfree(perfctr_thr_seg[i].rec);
 		perfctr_thr_seg[i].rec = NULL;
 	}

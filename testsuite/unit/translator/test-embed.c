@@ -134,12 +134,12 @@ static void real_runtime(void)
 	   !strstr(one.head.buf, rdir) && !strstr(one.body.buf, rdir),
 	   "no quoted include left, and no path of this tree");
 	ok(count(one.head.buf, "/* runtime: perfctr.h */") == 1 &&
-	   count(one.body.buf, "/* runtime: perfctr_tidmap.c */") == 2 &&
+	   count(one.body.buf, "/* runtime: perfctr_taskmap.c */") == 2 &&
 	   count(one.body.buf, "/* runtime: perfctr_assign.c */") == 1 &&
 	   count(one.body.buf, "/* runtime: perfctr.h */") == 1 &&
 	   strstr(one.body.buf, "perfctr_start("),
 	   "perfctr.h in the head; perfctr.c in the body with what it "
-	   "includes where it includes it (perfctr_tidmap.c from both its "
+	   "includes where it includes it (perfctr_taskmap.c from both its "
 	   "includers, perfctr.h again from perfctr_assign.c)");
 	ok(one.head.len == two.head.len && one.body.len == two.body.len &&
 	   !memcmp(one.head.buf, two.head.buf, one.head.len) &&
