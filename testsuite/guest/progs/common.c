@@ -120,6 +120,21 @@ long guest_marked_loop(long n)
 #endif
 
 
+long guest_marked_work(const char *prog, long n, long pages)
+{
+	char *mem;
+	long p;
+
+	if (!pages)
+		return guest_marked_loop(n);
+	mem = guest_fresh_pages(prog, pages);
+	guest_marker(MARK_START);
+	for (p = 0; p < pages; p++)
+		mem[p * 4096] = 1;
+	guest_marker(MARK_END);
+	return 0;
+}
+
 void guest_fail(const char *prog, const char *what)
 {
 	fprintf(stderr, "%s: %s: %s\n", prog, what, strerror(errno));

@@ -51,6 +51,11 @@ void guest_fail(const char *prog, const char *what);
  * says how; aarch64: exact, elsewhere the loop's own, 2N). */
 long guest_marked_loop(long n);
 
+/* One measured stretch of the calling thread: with PAGES 0,
+ * guest_marked_loop(N) (returns E), else PAGES fresh pages touched
+ * between marker 0 and marker 1 (PAGES page faults; returns 0). */
+long guest_marked_work(const char *prog, long n, long pages);
+
 #ifdef __aarch64__
 /* What a call (bl guest_marker, svc) inside an asm block may change: the
  * block's clobber list, so that its own values live in callee-saved

@@ -37,22 +37,6 @@ static long n, pages;
 static char *self;
 static volatile int leader_done;
 
-static void measured(void)
-{
-	char *mem;
-	long p;
-
-	if (!pages) {
-		guest_marked_loop(n);
-		return;
-	}
-	mem = guest_fresh_pages(PROG, pages);
-	guest_marker(MARK_START);
-	for (p = 0; p < pages; p++)
-		mem[p * 4096] = 1;
-	guest_marker(MARK_END);
-}
-
 static void *second(void *arg)
 {
 	char tid[32], nb[32], pb[32];
@@ -60,7 +44,7 @@ static void *second(void *arg)
 	guest_pin_cpu(1);
 	while (!__atomic_load_n(&leader_done, __ATOMIC_ACQUIRE))
 		usleep(1000);
-	measured();
+	guest_marked_work(PROG, n, pages);
 	snprintf(tid, sizeof(tid), "%ld", (long)syscall(SYS_gettid));
 	snprintf(nb, sizeof(nb), "%ld", n);
 	snprintf(pb, sizeof(pb), "%ld", pages);
@@ -89,7 +73,7 @@ int main(int argc, char **argv)
 	n = guest_count_arg(PROG, USAGE, argv[1], 1);
 	pages = guest_count_arg(PROG, USAGE, argc > 2 ? argv[2] : NULL, 0);
 	if (argc > 3) {		/* the second thread, after its exec */
-		measured();
+		guest_marked_work(PROG, n, pages);
 		printf(PROG ": exec'd from thread %s as %d\n", argv[3],
 		       (int)getpid());
 		return 0;
@@ -102,7 +86,7 @@ int main(int argc, char **argv)
 		guest_fail(PROG, "pthread_create");
 	prctl(PR_SET_NAME, "exec_lead");	/* this thread's name only */
 	warm_cpu0();
-	measured();
+	guest_marked_work(PROG, n, pages);
 	__atomic_store_n(&leader_done, 1, __ATOMIC_RELEASE);
 	pthread_join(t, NULL);	/* the exec kills this thread */
 	guest_fail(PROG, "pthread_join returned");

@@ -35,28 +35,12 @@ static pid_t gettid_now(void)
 	return (pid_t)syscall(SYS_gettid);
 }
 
-static void measured(void)
-{
-	char *mem;
-	long p;
-
-	if (!pages) {
-		guest_marked_loop(n);
-		return;
-	}
-	mem = guest_fresh_pages(PROG, pages);
-	guest_marker(MARK_START);
-	for (p = 0; p < pages; p++)
-		mem[p * 4096] = 1;
-	guest_marker(MARK_END);
-}
-
 static void *old(void *arg)
 {
 	guest_pin_cpu(0);
 	prctl(PR_SET_NAME, "reuse_old");
 	old_tid = gettid_now();
-	measured();
+	guest_marked_work(PROG, n, pages);
 	return NULL;
 }
 
@@ -65,7 +49,7 @@ static void *candidate(void *arg)
 	if (gettid_now() != old_tid)
 		return NULL;
 	reused = 1;
-	measured();
+	guest_marked_work(PROG, n, pages);
 	return NULL;
 }
 
