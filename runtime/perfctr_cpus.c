@@ -137,7 +137,9 @@ static void perfctr_learn_pmu(unsigned int idx, struct perf_event *ev)
 		     (ev->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
 		      ev->attr.config == PERF_COUNT_SW_TASK_CLOCK);
 
-	WRITE_ONCE(perfctr_cb_safe[idx], !is_software_event(ev) || clock);
+	/* not is_software_event(): only perf_event_open() sets that cap */
+	WRITE_ONCE(perfctr_cb_safe[idx],
+		   ev->pmu->task_ctx_nr != perf_sw_context || clock);
 }
 
 static int perfctr_callback_safe(unsigned int idx)
