@@ -14,8 +14,8 @@
  * preemption off: the thread cannot be switched out) in a thread whose
  * name is comm=NAME, until:
  *
- *   wait=id      its thread id is no longer the one it exited with (the
- *                exec'ing thread took it);
+ *   wait=id      its thread id is no longer its process's id (the exec'ing
+ *                thread took it: at once, when the swap came first);
  *   wait=reuse   its old thread id was taken by another task and given
  *                back again (that task lived and died in the window);
  *
@@ -89,7 +89,7 @@ static int tse_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 			seen |= taken;
 			done = seen && !taken;
 		} else {
-			done = READ_ONCE(current->pid) != d->tid;
+			done = READ_ONCE(current->pid) != current->tgid;
 		}
 		cpu_relax();
 	}
