@@ -356,15 +356,13 @@ static int perfctr_start(void)
 	return rc;
 }
 
-#ifdef PERFCTR_STAP_MODULE_HOOKS
-/* stap >= 5.2 calls these around its own init and at transport close. */
-#define STAP_MODULE_INIT_HOOK perfctr_start
-#define STAP_MODULE_EXIT_HOOK perfctr_stop
-#else
 /*
- * Older stap has no hook.  This file is emitted after runtime.h and before
- * transport.c, which declares and calls systemtap_module_init() and
- * systemtap_module_exit(); the generated code defines them.  Calls read
+ * Our start and stop go around stap's own module init and exit, on every
+ * stap version.  (stap 5.2's STAP_MODULE_EXIT_HOOK is no place for the
+ * stop: stap calls it after its transport is closed, and the end-of-run
+ * report would print into nothing.)  This file is emitted after runtime.h
+ * and before transport.c, which declares and calls systemtap_module_init()
+ * and systemtap_module_exit(); the generated code defines them.  Calls read
  * "name()", declaration and definition read "name(void)": a variadic macro
  * tells them apart, renaming the definition and sending the runtime's call
  * to our wrapper.  A change in those names breaks the build, not the run.
@@ -398,4 +396,3 @@ static void perfctr_wrap_module_exit(void)
 	perfctr_real_module_exit();
 	perfctr_stop();
 }
-#endif

@@ -436,6 +436,17 @@ static __always_inline int perfctr_read_local(unsigned int idx, u64 *val)
  * clock runs. */
 #define PERFCTR_CTX_EVENT_TIME	0x4
 
+/* The context's clock and the offset lockless readers add to perf_clock():
+ * in a struct perf_time_ctx from Linux 7.0 (beside the guest's clock), in
+ * the context itself before (the front-end's kernel probe decides). */
+#ifdef PERFCTR_HAVE_PERF_TIME_CTX
+#define PERFCTR_CTX_TIME(ctx)	((ctx)->time.time)
+#define PERFCTR_CTX_OFFSET(ctx)	((ctx)->time.offset)
+#else
+#define PERFCTR_CTX_TIME(ctx)	((ctx)->time)
+#define PERFCTR_CTX_OFFSET(ctx)	((ctx)->timeoffset)
+#endif
+
 /*
  * The times ev was enabled and running, as perf_event_read_local()
  * computes them (calc_timer_values(): the context's time now, from
@@ -455,9 +466,9 @@ static __always_inline void perfctr_event_times(struct perf_event *ev,
 
 	if (likely(ctx)) {
 		if (smp_load_acquire(&ctx->is_active) & PERFCTR_CTX_EVENT_TIME)
-			now = local_clock() + READ_ONCE(ctx->timeoffset);
+			now = local_clock() + READ_ONCE(PERFCTR_CTX_OFFSET(ctx));
 		else
-			now = READ_ONCE(ctx->time);
+			now = READ_ONCE(PERFCTR_CTX_TIME(ctx));
 	}
 	delta = now - READ_ONCE(ev->tstamp);
 	*enabled = READ_ONCE(ev->total_time_enabled);
@@ -560,13 +571,14 @@ static __always_inline int perfctr_read_scaled(unsigned int idx, u64 *val)
  * read in the user's script), or is -1 for a read no entry names (the
  * user's tapsets, @perfctr(@param) in a macro).  stap prints last_error
  * "near" last_stmt, which would name the generated function: the message
- * says where itself and last_stmt is cleared, so stap prints the message
+ * says where itself and last_stmt is cleared (a pointer up to stap 5.5, an
+ * array from 5.6: cleared whole either way), so stap prints the message
  * as it is, and a catch gets all of it.  Only in a generated function's
  * body (STAP_ERROR).
  */
 #define PERFCTR_FAIL(site, fmt, ...) do {				\
 	const char *at_ = perfctr_site(site);				\
-	CONTEXT->last_stmt = NULL;					\
+	memset(&CONTEXT->last_stmt, 0, sizeof(CONTEXT->last_stmt));	\
 	STAP_ERROR("perfctr: " fmt "%s%s", ##__VA_ARGS__,		\
 		   at_ ? " near " : "", at_ ? at_ : "");		\
 } while (0)

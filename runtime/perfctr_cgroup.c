@@ -75,11 +75,8 @@ perfctr_cg_now(const struct perfctr_cg_cpu *cc)
 /* sched_switch, on this CPU, IRQs off: prev's stretch to its cgroups. */
 static void perfctr_cg_on_switch(void *data, bool preempt,
 				 struct task_struct *prev,
-				 struct task_struct *next
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 18, 0)
-				 , unsigned int prev_state
-#endif
-				 )
+				 struct task_struct *next,
+				 unsigned int prev_state)
 {
 	struct perfctr_cg_cpu *cc = this_cpu_ptr(perfctr_cg_cpus);
 	const struct perfctr_cg_half *o = perfctr_cg_now(cc);

@@ -217,7 +217,7 @@ static int perfctr_sum_alloc(void)
 	for_each_possible_cpu(cpu) {
 		sc = per_cpu_ptr(perfctr_sums, cpu);
 		sc->cpu = cpu;
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#ifdef PERFCTR_HAVE_HRTIMER_SETUP	/* the front-end's kernel probe */
 		hrtimer_setup(&sc->timer, perfctr_sum_tick, CLOCK_MONOTONIC,
 			      HRTIMER_MODE_REL_HARD);
 #else

@@ -263,11 +263,8 @@ static bool perfctr_task_dead(const struct task_struct *t)
  * threads anyone asks about. */
 static void perfctr_on_switch(void *data, bool preempt,
 			      struct task_struct *prev,
-			      struct task_struct *next
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 18, 0)
-			      , unsigned int prev_state
-#endif
-			      )
+			      struct task_struct *next,
+			      unsigned int prev_state)
 {
 	struct perfctr_thread *op, *np;
 	struct perfctr_cpu *pc;

@@ -474,14 +474,12 @@ static void emit_sites(struct strbuf *sb, const struct model *m)
 static int emit_c(struct strbuf *sb, const struct model *m,
 		  const struct emit_opts *o, const char *hash)
 {
-	strbuf__printf(sb, "%%( systemtap_v >= \"5.2\" %%? "
-		       "%%{ #define PERFCTR_STAP_MODULE_HOOKS 1 %%} %%)\n");
 	emit_presence(sb, m);
-	strbuf__printf(sb, "%%{\n/* runtime sources: %s */\n"
+	strbuf__printf(sb, "%%{\n/* runtime sources: %s */\n%s"
 		       "#define PERFCTR_NDECLARED %zu\n"
 		       "#define PERFCTR_TABLE_HASH \"%s\"\n"
 		       "#define PERFCTR_NSITES %u\n",
-		       o->runtime_hash, m->ncounters ? m->ncounters : 1, hash,
+		       o->runtime_hash, o->kconf ? o->kconf : "", m->ncounters ? m->ncounters : 1, hash,
 		       nsites(m));
 	emit_scopes(sb, m);
 	strbuf__printf(sb, "#define PERFCTR_SAMPLE_MAGIC %#llxULL\n",

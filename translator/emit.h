@@ -16,6 +16,8 @@ struct emit_opts {
 	const struct runtime_text *runtime;	/* embedded as it is */
 	const char *runtime_hash;	/* hash of the runtime sources */
 	const char *privilege;		/* stapdev, stapsys, stapusr */
+	const char *kconf;		/* the kernel's features: #define
+					 * lines (kconf.h), or NULL */
 };
 
 struct generated {

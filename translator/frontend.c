@@ -14,12 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
 #include "diag.h"
 #include "embed.h"
 #include "emit.h"
+#include "kconf.h"
 #include "listing.h"
 #include "model.h"
 #include "options.h"
@@ -238,6 +240,25 @@ static const struct source *script_copied(const struct frontend *fe)
 
 /* The generated tapset and the rewritten script, under `under` (NULL:
  * $SYSTEMTAP_DIR/perfctr).  Returns NULL, or why not. */
+/* The target kernel's features (kconf.h), for a module built here: none
+ * for a compile server's build, or where the kernel's build tree is not
+ * there (stap says so itself). */
+static int kernel_features(const struct frontend *fe, struct strbuf *sb,
+			   char *why, size_t why_size)
+{
+	char kdir[PATH_MAX], reason[1024];
+	struct stat st;
+
+	if (fe->cl.use_server || fe->cl.last_pass < 3 ||
+	    kconf__kernel_dir(&fe->cl, kdir, sizeof(kdir)) < 0 ||
+	    stat(kdir, &st) < 0)
+		return 0;
+	if (kconf__probe(&fe->cl, kdir, sb, reason, sizeof(reason)) == 0)
+		return 0;
+	snprintf(why, why_size, "%s", reason);
+	return -1;
+}
+
 static const char *generate(struct frontend *fe, const char *under,
 			    struct outdir *out)
 {
@@ -245,6 +266,7 @@ static const char *generate(struct frontend *fe, const char *under,
 	struct emit_opts opts = { .privilege = "stapdev" };
 	const struct source *script = script_copied(fe);
 	struct runtime_text rt;
+	struct strbuf kconf = { 0 };
 	struct generated gen;
 	char rt_hash[17], rt_why[PATH_MAX + 128];
 	int err;
@@ -264,8 +286,15 @@ static const char *generate(struct frontend *fe, const char *under,
 	}
 	opts.runtime = &rt;
 	opts.runtime_hash = rt_hash;
+	/* (under: stap_first's private copy, run to pass 1 or 2 only) */
+	if (!under && kernel_features(fe, &kconf, why, sizeof(why)) < 0) {
+		embed__free(&rt);
+		return why;
+	}
+	opts.kconf = kconf.buf;
 	err = emit__generate(&fe->model, &opts, &gen);
 	embed__free(&rt);
+	strbuf__free(&kconf);
 	if (err < 0)
 		return "a counter request is too long for the module table";
 	err = outdir__write(&gen, script, script &&

@@ -20,7 +20,8 @@ translator_libtranslator_a_SOURCES = \
 	translator/stapsays.c translator/stapsays.h \
 	translator/probematch.c translator/probematch.h \
 	translator/listing.c translator/listing.h \
-	translator/tapsets.c translator/tapsets.h
+	translator/tapsets.c translator/tapsets.h \
+	translator/kconf.c translator/kconf.h
 
 translator_stap_perfctr_SOURCES = translator/frontend.c
 translator_stap_perfctr_CPPFLAGS = $(AM_CPPFLAGS) \
@@ -89,6 +90,10 @@ check_PROGRAMS += testsuite/unit/translator/fake-stap
 testsuite_unit_translator_fake_stap_SOURCES = testsuite/unit/translator/fake-stap.c
 TESTS += testsuite/unit/translator/frontend.test
 EXTRA_DIST += testsuite/unit/translator/frontend.test
+
+# The kernel feature probes, with a fake make.
+TESTS += testsuite/unit/translator/kconf.test
+EXTRA_DIST += testsuite/unit/translator/kconf.test
 
 # stap's option table as the configured stap holds it is covered by the
 # front-end's (translator/options.c); run-suite checks each other stack's.

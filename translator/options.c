@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * options.c - the stap option table, as data.  It is the union of the
- * tables of stap 4.8, 5.1 and 5.2 (cmdline.cxx): releases only add
+ * tables of stap 4.8, 5.1, 5.2 and 5.6 (cmdline.cxx): releases only add
  * options, so the union reads every version's command line correctly;
  * an option a given stap lacks is still rejected by that stap.
  * testsuite/unit/translator/stap-options.test reads the table out of the
@@ -78,6 +78,8 @@ static const struct option long_options[] = {
 	{ "example",                 no_argument,       NULL, OPT_OTHER },
 	{ "no-global-var-display",   no_argument,       NULL, OPT_OTHER },
 	{ "language-server",         no_argument,       NULL, OPT_OTHER },	/* 5.1 */
+	{ "debug",                   no_argument,       NULL, OPT_OTHER },	/* 5.6 */
+	{ "semantic-keep-going",     no_argument,       NULL, OPT_OTHER },	/* 5.6 */
 	{ "dump-counters",           optional_argument, NULL, OPT_DUMP_COUNTERS },	/* ours */
 	{ NULL, 0, NULL, 0 },
 };
@@ -155,6 +157,18 @@ static void take_option(struct cmdline *cl, int opt)
 		break;
 	case 'R':
 		cl->has_runtime_dir = 1;
+		break;
+	case 'r':
+		cl->release = arg;
+		break;
+	case 'a':
+		cl->arch = arg;
+		break;
+	case 'B':
+		if (cl->n_kbuild < OPTIONS_MAX_B)
+			cl->kbuild_args[cl->n_kbuild++] = (char *)arg;
+		else
+			cl->parse_failed = 1;
 		break;
 	case OPT_SERVER:
 		cl->use_server = 1;

@@ -9,6 +9,7 @@
 
 #define OPTIONS_MAX_E 32
 #define OPTIONS_MAX_I 32
+#define OPTIONS_MAX_B 16
 
 struct cmdline {
 	int argc;
@@ -33,6 +34,10 @@ struct cmdline {
 	int suppress_warnings;	/* -w */
 	int verbose;		/* -v, each one */
 	int has_runtime_dir;	/* -R */
+	const char *release;	/* -r RELEASE or -r DIR, the last one */
+	const char *arch;	/* -a ARCH, the last one */
+	char *kbuild_args[OPTIONS_MAX_B];	/* -B NAME=VALUE, in order */
+	int n_kbuild;
 	int use_server;		/* --use-server, --use-http-server: a
 				 * compile server builds the module */
 	const char *runtime;	/* --runtime=, --bpf, --dyninst; NULL = kernel */

@@ -220,3 +220,39 @@ int outdir__hash_runtime(const char *dir, char hex[17])
 	snprintf(hex, 17, "%016llx", (unsigned long long)h);
 	return err;
 }
+
+int outdir__keep(const char *name, const char *text, size_t len)
+{
+	char base[PATH_MAX];
+	int err = base_dir(NULL, base, sizeof(base));
+
+	if (!err)
+		err = mkdir_p(base, strlen(base));
+	return err ? err : write_file(base, name, text, len);
+}
+
+int outdir__recall(const char *name, struct strbuf *sb)
+{
+	char path[PATH_MAX], buf[4096];
+	struct stat st;
+	ssize_t n;
+	int fd, err = base_dir(NULL, path, sizeof(path));
+	size_t at = strlen(path);
+
+	if (err)
+		return err;
+	if (snprintf(path + at, sizeof(path) - at, "/%s", name) >=
+	    (int)(sizeof(path) - at))
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !private(&st)) {
+		close(fd);
+		return -EPERM;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		strbuf__add(sb, buf, n);
+	close(fd);
+	return n < 0 ? -EIO : 0;
+}

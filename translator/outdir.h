@@ -12,6 +12,7 @@
 
 #include "emit.h"
 #include "source.h"
+#include "strbuf.h"
 
 struct outdir {
 	char dir[PATH_MAX];		/* the -I directory: HASH/tapset */
@@ -28,6 +29,12 @@ int outdir__write(const struct generated *gen, const struct source *script,
 
 /* Removes what outdir__write wrote (and its directories, once empty). */
 void outdir__remove(const struct outdir *out);
+
+/* A small file of ours kept across runs (NAME under $SYSTEMTAP_DIR/perfctr,
+ * a private directory): _keep writes it atomically, _recall reads it into
+ * sb (only a private regular file; -ENOENT: none).  Return 0 or -errno. */
+int outdir__keep(const char *name, const char *text, size_t len);
+int outdir__recall(const char *name, struct strbuf *sb);
 
 /* Hash of the runtime sources in dir, as 16 hex digits: stap does not
  * hash #included files, so the generated text must change with them. */

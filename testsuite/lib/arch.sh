@@ -55,10 +55,10 @@ arch_setup() {
 		esac
 		return
 	fi
-	if [ "$GUEST_STACK" = trixie ]; then
+	if stack_is_tree; then
 		case $1 in
-		x86_64) arch_setup_trixie_x86_64 ;;
-		arm64 | aarch64) arch_setup_trixie_arm64 ;;
+		x86_64) arch_setup_tree_x86_64 ;;
+		arm64 | aarch64) arch_setup_tree_arm64 ;;
 		*) die "architecture '$1' is not supported: x86_64, arm64" ;;
 		esac
 		return
@@ -85,7 +85,7 @@ arch_setup_x86_64() {
 	ARCH_HELPER=$top_builddir/helper/perfctr-run
 }
 
-# arch_x86_64_machine: what every x86_64 guest shares (the trixie stack's
+# arch_x86_64_machine: what every x86_64 guest shares (the tree stacks'
 # too): QEMU, its channels, the compiler for the programs.
 arch_x86_64_machine() {
 	ARCH_QEMU=${QEMU_X86_64:-qemu-system-x86_64}
@@ -215,7 +215,7 @@ arch_setup_arm64() {
 	arch_arm64_machine
 }
 
-# arch_arm64_machine: what every arm64 guest shares (the trixie stack's
+# arch_arm64_machine: what every arm64 guest shares (the tree stacks'
 # too): QEMU, its channels, the cross tools, the guest's programs in
 # ARCH_SYSROOT and ARCH_DIR.
 arch_arm64_machine() {
@@ -284,7 +284,7 @@ arch_missing() {
 	x86_64)
 		command -v "$ARCH_QEMU" >/dev/null || { echo "no $ARCH_QEMU"; return; }
 		[ "${GUEST_ACCEL:-tcg}" = tcg ] || [ -w /dev/kvm ] || { echo "no /dev/kvm (GUEST_ACCEL=kvm)"; return; }
-		if [ "$GUEST_STACK" = trixie ]; then trixie_missing; fi
+		if stack_is_tree; then tree_missing; fi
 		if [ "$GUEST_STACK" = rt ]; then rt_missing; fi
 		;;
 	arm64)
@@ -294,7 +294,7 @@ arch_missing() {
 		done
 		[ "$("$ARCH_CC" -print-file-name=libc.a)" != libc.a ] ||
 			{ echo "no static C library for $ARCH_CC (libc6-dev-arm64-cross)"; return; }
-		if [ "$GUEST_STACK" = trixie ]; then trixie_missing; fi
+		if stack_is_tree; then tree_missing; fi
 		;;
 	esac
 }
@@ -307,13 +307,13 @@ arch_fetch() {
 		[ -n "$ARCH_RELEASE" ] || die "no PREEMPT_RT kernel in $RT_ROOT"
 		return 0
 	fi
-	if [ "$GUEST_STACK" = trixie ]; then
+	if stack_is_tree; then
 		case $ARCH in
-		arm64) trixie_arm64_fetch ;;
-		*) trixie_fetch ;;
+		arm64) tree_arm64_fetch ;;
+		*) tree_fetch ;;
 		esac
 		arch_setup "$ARCH"
-		[ -n "$ARCH_RELEASE" ] || die "no trixie tree in $TRIXIE_ROOT (or no $ARCH sysroot)"
+		[ -n "$ARCH_RELEASE" ] || die "no $TREE_SUITE tree in $TREE_ROOT (or no $ARCH sysroot)"
 		return 0
 	fi
 	case $ARCH in
@@ -379,7 +379,7 @@ arm64_unpack_kernel() {
 	local root=${ARM64_KBUILD_ROOT:-}
 	deb=$(sysroot_deb "$apt/debs" "linux-image-$rel")
 	members=("./boot/vmlinuz-$rel")
-	# modules: in /lib or (trixie) /usr/lib, maybe xz-compressed
+	# modules: in /lib or (from trixie) /usr/lib, maybe xz-compressed
 	list=$(dpkg-deb -c "$deb" | awk '{ print $NF }')
 	for m in "${ARM64_MODULES[@]}"; do
 		f=""
@@ -411,7 +411,7 @@ arm64_unpack_kernel() {
 	kbuild=${kbuild#../../lib/}
 	kbuild=${kbuild%/scripts}
 	# (ARM64_KBUILD_ROOT: the tree whose kbuild and common headers to use,
-	# the trixie stack's; empty: this machine's)
+	# a tree stack's; empty: this machine's)
 	[ -d "$root/usr/lib/$kbuild" ] ||
 		die "no $root/usr/lib/$kbuild (apt-get install $kbuild)"
 	mkdir -p "$dest/usr/lib"
@@ -467,7 +467,7 @@ arch_guest_files() {
 }
 
 arch_build_helper() {
-	[ "$GUEST_STACK:$ARCH" = trixie:x86_64 ] && { trixie_build_helper; return 0; }
+	if stack_is_tree && [ "$ARCH" = x86_64 ]; then tree_build_helper; return 0; fi
 	case $ARCH in
 	arm64) arm64_build_helper && arm64_build_hwcheck ;;
 	esac
@@ -570,10 +570,11 @@ arm64_helper_cc() {
 # arch_libs BINARY...: the shared libraries (and the dynamic loader) the
 # binaries need, one absolute path per line, from ARCH_SYSROOT.
 arch_libs() {
-	case $GUEST_STACK:$ARCH in
-	trixie:x86_64)
+	if stack_is_tree && [ "$ARCH" = x86_64 ]; then
 		sysroot_elf_libs "$ARCH_SYSROOT" x86_64-linux-gnu "$@"
-		;;
+		return
+	fi
+	case $GUEST_STACK:$ARCH in
 	*:x86_64)
 		{ ldd "$@" 2>/dev/null || true; } |
 			{ grep -oE '/[^ ]+\.so[^ ]*' || true; } | sort -u

@@ -112,7 +112,7 @@ guest_load_config() {
 	: "${QEMU_X86_64:=$(command -v qemu-system-x86_64 || true)}"
 	: "${BUSYBOX:=$(command -v busybox || true)}"
 	: "${KERNEL_BUILD:=/lib/modules/$(guest_newest_kernel)/build}"
-	stack_apply	# the trixie stack moves GUEST_ROOT (stack.sh)
+	stack_apply	# a tree stack moves GUEST_ROOT (stack.sh)
 }
 
 # kernel_release_of BUILD-TREE: the release the tree builds modules for
@@ -143,11 +143,11 @@ guest_newest_kernel() {
 # guest_stap_cmd: the translator to build with: $STAP, else our front-end.
 guest_stap_cmd() {
 	local fe=$top_builddir/translator/stap-perfctr
-	if [ "${GUEST_STACK:-bookworm}" = trixie ]; then
+	if stack_is_tree; then
 		# the tree's stap, through chroot-run: the front-end runs it
 		# (stack_apply exported STAP_PERFCTR_STAP: this runs in $(...))
-		[ -x "$TRIXIE_STAP" ] || die "no $TRIXIE_STAP (the trixie tree is not made)"
-		[ "${STAP:-}" = stap ] && { echo "$TRIXIE_STAP"; return; }
+		[ -x "$TREE_STAP" ] || die "no $TREE_STAP (the $TREE_SUITE tree is not made)"
+		[ "${STAP:-}" = stap ] && { echo "$TREE_STAP"; return; }
 	fi
 	if [ -n "${STAP:-}" ]; then
 		command -v "$STAP" >/dev/null || die "STAP=$STAP: no such program"
@@ -168,8 +168,8 @@ guest_runtime_opts() {
 	GUEST_RUNTIME_OPTS=()
 	# an installed stap-perfctr (STAP) picks its own
 	[ "${GUEST_STAP_OWN_RUNTIME:-0}" = 1 ] && return 0
-	if [ "${GUEST_STACK:-bookworm}" = trixie ]; then
-		trixie_runtime_opts
+	if stack_is_tree; then
+		tree_runtime_opts
 		return 0
 	fi
 	[ "$NEED_RUNTIME_SHIM" = yes ] || return 0

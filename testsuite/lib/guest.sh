@@ -77,8 +77,8 @@ guest_build_kmods() {
 	[ -d "$kb" ] || return 0
 	mkdir -p "$dir"
 	[ "$ARCH" = arm64 ] && args=(ARCH=arm64 "CROSS_COMPILE=$ARM64_CROSS")
-	[ "$GUEST_STACK" = trixie ] &&
-		run=("$top_srcdir/testsuite/lib/chroot-run" "$TRIXIE_ROOT")
+	stack_is_tree &&
+		run=("$top_srcdir/testsuite/lib/chroot-run" "$TREE_ROOT")
 	for src in "$GUEST_KMOD_SRC"/*.c; do
 		[ -e "$src" ] || continue
 		name=$(basename "$src" .c)

@@ -5,16 +5,18 @@
 #   bookworm  the default: this machine's own stap (4.8), kernel headers and
 #             kernel image (Linux 6.1), staprun and busybox; caches in
 #             build/guest/ARCH.  Nothing here changes it.
-#   trixie    Debian trixie: SystemTap 5.1 and Linux 6.12, from a tree that
-#             debootstrap makes in build/trixie/root (once, about 1 GB,
-#             a few minutes): systemtap, gcc, make, linux-headers-amd64,
+#   trixie    Debian trixie (SystemTap 5.1, Linux 6.12), forky (SystemTap
+#   forky     5.6, Linux 7.x) or sid: a tree stack.  debootstrap makes a
+#   sid       tree of the suite in build/SUITE/root (once, about 1 GB, a
+#             few minutes): systemtap, gcc, make, linux-headers-amd64,
 #             busybox-static, the -dev packages perfctr-run links and
 #             what the Debian package builds with (deb.test).  stap
 #             and gcc run inside it (testsuite/lib/chroot-run); the guest
-#             boots trixie's linux-image (only vmlinuz is unpacked, into
-#             build/trixie/kernel), with trixie's busybox, staprun, stapio
-#             and a perfctr-run built inside the tree.  Caches in
-#             build/trixie/ARCH.  x86_64, and arm64 (below).
+#             boots the suite's kernel (only vmlinuz is unpacked, into
+#             build/SUITE/kernel), with the suite's busybox, staprun,
+#             stapio and a perfctr-run built inside the tree.  Caches in
+#             build/SUITE/ARCH.  x86_64, and arm64 (below).  The suites
+#             are rows of one table (TREE_SUITES): nothing below names one.
 #   rt        Debian bookworm's PREEMPT_RT kernel (linux-image-rt-amd64's
 #             current release) with this machine's stap 4.8, staprun and
 #             busybox: the image, its headers, the -common-rt headers and
@@ -22,8 +24,8 @@
 #             into build/rt/root; booted with noirqdebug.  Caches in
 #             build/rt/x86_64.  x86_64 only (the "rt" section below).
 #
-# Knobs: GUEST_TRIXIE_MIRROR (the URI of the archive debootstrap fetches
-# trixie from; default: the one this machine's apt sources give,
+# Knobs: GUEST_TREE_MIRROR (the URI of the archive debootstrap fetches
+# the suite from; default: the one this machine's apt sources give,
 # apt-sources.sh; debootstrap goes through apt's proxy).  The host needs
 # debootstrap (scripts/install-deps) and runs as root (chroot, mounts in a
 # private namespace).  docs/versions.md records what differs.
@@ -33,10 +35,22 @@
 
 GUEST_STACK=${GUEST_STACK:-bookworm}
 
-# bump when trixie_fetch_locked changes what it makes: old trees are redone
-TRIXIE_LAYOUT=1
+# The tree stacks: the suite's archive parts beside the suite itself
+# (a stable release has -updates and -security, testing -security only,
+# unstable neither).  debootstrap knows each by its own script or, for a
+# release newer than it, by sid's (the same bootstrap since bookworm).
+declare -gA TREE_SUITES=([trixie]="updates security" [forky]="security" [sid]="")
+STACKS="bookworm ${!TREE_SUITES[*]} rt"
+
+# stack_is_tree: whether GUEST_STACK is a tree stack.
+stack_is_tree() {
+	[ -n "${TREE_SUITES[$GUEST_STACK]+set}" ]
+}
+
+# bump when tree_fetch_locked changes what it makes: old trees are redone
+TREE_LAYOUT=1
 # what the tree holds (debootstrap --include), besides its base system
-TRIXIE_PACKAGES=(systemtap gcc make linux-headers-amd64 busybox-static kmod
+TREE_PACKAGES=(systemtap gcc make linux-headers-amd64 busybox-static kmod
 	libpfm4-dev libelf-dev libjansson-dev
 	build-essential debhelper autoconf automake pkgconf)
 
@@ -44,17 +58,21 @@ TRIXIE_PACKAGES=(systemtap gcc make linux-headers-amd64 busybox-static kmod
 stack_apply() {
 	case $GUEST_STACK in
 	bookworm) ;;
-	trixie)
-		TRIXIE_DIR=$top_builddir/build/trixie
-		TRIXIE_ROOT=$TRIXIE_DIR/root
-		TRIXIE_STAP=$TRIXIE_DIR/stap
-		# the guest caches: build/trixie/ARCH
-		GUEST_ROOT=$TRIXIE_DIR
-		# our front-end runs the tree's stap
-		export STAP_PERFCTR_STAP=$TRIXIE_STAP
-		;;
 	rt) rt_apply ;;
-	*) die "GUEST_STACK=$GUEST_STACK: not a stack (bookworm, trixie, rt)" ;;
+	*)
+		stack_is_tree ||
+			die "GUEST_STACK=$GUEST_STACK: not a stack (${STACKS// /, })"
+		TREE_SUITE=$GUEST_STACK
+		TREE_DIR=$top_builddir/build/$TREE_SUITE
+		TREE_ROOT=$TREE_DIR/root
+		TREE_STAP=$TREE_DIR/stap
+		# the guest caches: build/SUITE/ARCH
+		GUEST_ROOT=$TREE_DIR
+		# our front-end runs the tree's stap, and its kernel probes
+		# (translator/kconf.c) with the tree's make and compiler
+		export STAP_PERFCTR_STAP=$TREE_STAP
+		export STAP_PERFCTR_MAKE="$top_srcdir/testsuite/lib/chroot-run $TREE_ROOT make"
+		;;
 	esac
 	export GUEST_STACK
 }
@@ -62,18 +80,17 @@ stack_apply() {
 # stack_option ARG: the value of a --stack or --stack=VALUE argument; sets
 # GUEST_STACK.  (The scripts' option parsers call it.)
 stack_option() {
-	case $1 in
-	bookworm | trixie | rt) GUEST_STACK=$1 ;;
-	*) die "--stack $1: not a stack (bookworm, trixie, rt)" ;;
-	esac
+	[[ " $STACKS " == *" $1 "* ]] || die "--stack $1: not a stack (${STACKS// /, })"
+	GUEST_STACK=$1
 	export GUEST_STACK
 }
 
 # stack_host_path PATH: where PATH, as the stack's stap sees it, is on this
-# machine (trixie: stap runs in the tree, where /usr/src is the tree's).
+# machine (a tree stack: stap runs in the tree, where /usr/src is the
+# tree's).
 stack_host_path() {
-	if [ "$GUEST_STACK" = trixie ] && [ -e "$TRIXIE_ROOT$1" ]; then
-		echo "$TRIXIE_ROOT$1"
+	if stack_is_tree && [ -e "$TREE_ROOT$1" ]; then
+		echo "$TREE_ROOT$1"
 	else
 		echo "$1"
 	fi
@@ -81,25 +98,39 @@ stack_host_path() {
 
 # ------------------------------------------------------------ the tree
 
-# trixie_stamp RELEASE: what a tree made now for RELEASE records.
-trixie_stamp() {
-	echo "layout=$TRIXIE_LAYOUT release=$1 packages=${TRIXIE_PACKAGES[*]}"
+# tree_apt_init DIR DEBARCH [MIRROR]: a private apt state (sysroot.sh) for
+# the tree's suite and its archive parts.
+tree_apt_init() {
+	GUEST_DEBIAN_SUITE=$TREE_SUITE GUEST_DEBIAN_PARTS=${TREE_SUITES[$TREE_SUITE]} \
+		GUEST_DEBIAN_MIRROR=${3:-${GUEST_DEBIAN_MIRROR:-}} sysroot_apt_init "$1" "$2"
 }
 
-# trixie_release: the kernel release the tree was made for (empty: no tree,
+# tree_debootstrap_script: the script argument debootstrap needs for a
+# suite it has no script of (none when it has one).
+tree_debootstrap_script() {
+	local dir=/usr/share/debootstrap/scripts
+	[ -e "$dir/$TREE_SUITE" ] || echo "$dir/sid"
+}
+
+# tree_stamp RELEASE: what a tree made now for RELEASE records.
+tree_stamp() {
+	echo "layout=$TREE_LAYOUT release=$1 packages=${TREE_PACKAGES[*]}"
+}
+
+# tree_release: the kernel release the tree was made for (empty: no tree,
 # or one made by another layout or package list).
-trixie_release() {
+tree_release() {
 	local stamp rel
-	stamp=$(cat "$TRIXIE_DIR/.stamp" 2>/dev/null || true)
+	stamp=$(cat "$TREE_DIR/.stamp" 2>/dev/null || true)
 	rel=${stamp#*release=}
 	rel=${rel%%" "*}
-	[ -n "$rel" ] && [ "$stamp" = "$(trixie_stamp "$rel")" ] &&
-		[ -x "$TRIXIE_ROOT/usr/bin/stap" ] && echo "$rel"
+	[ -n "$rel" ] && [ "$stamp" = "$(tree_stamp "$rel")" ] &&
+		[ -x "$TREE_ROOT/usr/bin/stap" ] && echo "$rel"
 	return 0
 }
 
-# trixie_missing: what this machine lacks for the trixie stack.
-trixie_missing() {
+# tree_missing: what this machine lacks for a tree stack.
+tree_missing() {
 	local t
 	[ "$(id -u)" = 0 ] || { echo "not root (chroot, mounts)"; return; }
 	for t in debootstrap unshare chroot dpkg-deb apt-get readelf; do
@@ -107,103 +138,121 @@ trixie_missing() {
 	done
 }
 
-# trixie_fetch: make the tree, the kernel image and the stap wrapper
+# tree_fetch: make the tree, the kernel image and the stap wrapper
 # (dies on failure).
-trixie_fetch() {
-	[ -n "$(trixie_release)" ] && return 0
-	with_lock "$TRIXIE_DIR/lock" trixie_fetch_locked
+tree_fetch() {
+	[ -n "$(tree_release)" ] && return 0
+	with_lock "$TREE_DIR/lock" tree_fetch_locked
 }
 
-trixie_fetch_locked() {
-	local new=$TRIXIE_ROOT.new mirror inc t0
-	[ -n "$(trixie_release)" ] && return 0	# another run made it meanwhile
+tree_fetch_locked() {
+	local new=$TREE_ROOT.new mirror inc t0
+	[ -n "$(tree_release)" ] && return 0	# another run made it meanwhile
 	t0=$(now)
-	mirror=${GUEST_TRIXIE_MIRROR:-}
-	[ -n "$mirror" ] || apt_archive mirror main trixie GUEST_TRIXIE_MIRROR ||
-		die "cannot make the trixie tree"
-	log "making a Debian trixie tree in $TRIXIE_ROOT from $mirror (debootstrap, once; minutes)"
-	mkdir -p "$TRIXIE_DIR/debs"
+	mirror=${GUEST_TREE_MIRROR:-}
+	[ -n "$mirror" ] || apt_archive mirror main "$TREE_SUITE" GUEST_TREE_MIRROR ||
+		die "cannot make the $TREE_SUITE tree"
+	log "making a Debian $TREE_SUITE tree in $TREE_ROOT from $mirror (debootstrap, once; minutes)"
+	mkdir -p "$TREE_DIR/debs"
 	rm -rf "$new"
-	inc=$(IFS=,; echo "${TRIXIE_PACKAGES[*]}")
+	inc=$(IFS=,; echo "${TREE_PACKAGES[*]}")
 	# shellcheck disable=SC2046 # NAME=VALUE words
 	env $(apt_proxy_env) debootstrap --variant=minbase --arch=amd64 --include="$inc" \
-		--cache-dir="$TRIXIE_DIR/debs" trixie "$new" "$mirror" \
-		>"$TRIXIE_DIR/debootstrap.log" 2>&1 || {
-		tail -n 30 "$TRIXIE_DIR/debootstrap.log" >&2
-		die "debootstrap failed (log: $TRIXIE_DIR/debootstrap.log)"
+		--cache-dir="$TREE_DIR/debs" "$TREE_SUITE" "$new" "$mirror" \
+		$(tree_debootstrap_script) \
+		>"$TREE_DIR/debootstrap.log" 2>&1 || {
+		tail -n 30 "$TREE_DIR/debootstrap.log" >&2
+		die "debootstrap failed (log: $TREE_DIR/debootstrap.log)"
 	}
-	trixie_finish "$new" "$mirror"
-	log "trixie tree for $(trixie_release) ($(trixie_version)) ready in $(elapsed "$t0")s"
+	tree_finish "$new" "$mirror"
+	log "$TREE_SUITE tree for $(tree_release) ($(tree_version)) ready in $(elapsed "$t0")s"
 }
 
-# trixie_finish NEW MIRROR: the rest, once debootstrap has made NEW: the
+# tree_finish NEW MIRROR: the rest, once debootstrap has made NEW: the
 # kernel image, the runtime, the stap wrapper, the stamp; NEW becomes the
 # tree.
-trixie_finish() {
-	local new=$1 mirror=$2 rel apt=$TRIXIE_DIR/apt deb
+tree_finish() {
+	local new=$1 mirror=$2 rel apt=$TREE_DIR/apt deb
 	rel=$(cd "$new/usr/src" && printf '%s\n' linux-headers-*-amd64 |
 		sed -n 's/^linux-headers-\(.*[^*]\)$/\1/p' | sort -V | tail -n 1)
-	[ -n "$rel" ] || die "the trixie tree has no linux-headers-*-amd64"
+	[ -n "$rel" ] || die "the $TREE_SUITE tree has no linux-headers-*-amd64"
 	rm -rf "$new/var/cache/apt/archives"/*.deb "$new/var/lib/apt/lists"/*_Packages
-	# the kernel image: only vmlinuz, from linux-image-RELEASE (private
+	# the kernel image: only vmlinuz (tree_unpack_vmlinuz; a private
 	# apt state: the tree's own apt would need its network set up)
-	GUEST_DEBIAN_SUITE=trixie GUEST_DEBIAN_MIRROR=$mirror sysroot_apt_init "$apt" amd64
+	tree_apt_init "$apt" amd64 "$mirror"
 	sysroot_apt_update "$apt"
 	rm -rf "$apt/debs"
-	mkdir -p "$apt/debs" "$TRIXIE_DIR/kernel"
-	sysroot_download "$apt" "$apt/debs" "linux-image-$rel"
-	deb=$(sysroot_deb "$apt/debs" "linux-image-$rel")
-	dpkg-deb --fsys-tarfile "$deb" | tar -x -O "./boot/vmlinuz-$rel" \
-		>"$TRIXIE_DIR/kernel/vmlinuz-$rel.tmp" ||
-		die "cannot unpack the kernel from $deb"
-	mv "$TRIXIE_DIR/kernel/vmlinuz-$rel.tmp" "$TRIXIE_DIR/kernel/vmlinuz-$rel"
+	mkdir -p "$apt/debs" "$TREE_DIR/kernel"
+	tree_unpack_vmlinuz "$apt" "$rel" >"$TREE_DIR/kernel/vmlinuz-$rel.tmp"
+	mv "$TREE_DIR/kernel/vmlinuz-$rel.tmp" "$TREE_DIR/kernel/vmlinuz-$rel"
 	rm -rf "$apt"
-	rm -rf "$TRIXIE_ROOT"
-	mv "$new" "$TRIXIE_ROOT"
-	trixie_make_runtime
-	trixie_make_wrapper
-	trixie_stamp "$rel" >"$TRIXIE_DIR/.stamp"
+	rm -rf "$TREE_ROOT"
+	mv "$new" "$TREE_ROOT"
+	tree_make_runtime
+	tree_make_wrapper
+	tree_stamp "$rel" >"$TREE_DIR/.stamp"
 }
 
-# trixie_make_wrapper: $TRIXIE_STAP, the tree's stap as a host command
+# tree_unpack_vmlinuz APT RELEASE: the kernel image on stdout, from the
+# package that holds it: linux-image-RELEASE's /boot/vmlinuz-RELEASE up to
+# Linux 6.x; from 7.x linux-image-RELEASE is a metapackage and the image
+# is linux-binary-RELEASE's /usr/lib/modules/RELEASE/vmlinuz.
+tree_unpack_vmlinuz() {
+	local apt=$1 rel=$2 p deb m
+	for p in "linux-image-$rel" "linux-binary-$rel"; do
+		sysroot_has_package "$apt" "$p" || continue
+		sysroot_download "$apt" "$apt/debs" "$p"
+		deb=$(sysroot_deb "$apt/debs" "$p")
+		m=$(dpkg-deb -c "$deb" | awk -v rel="$rel" '
+			$NF == "./boot/vmlinuz-" rel ||
+			$NF == "./usr/lib/modules/" rel "/vmlinuz" { print $NF; exit }')
+		[ -n "$m" ] || continue
+		dpkg-deb --fsys-tarfile "$deb" | tar -x -O "$m" ||
+			die "cannot unpack the kernel from $deb"
+		return 0
+	done
+	die "no kernel image for $rel in linux-image-$rel or linux-binary-$rel"
+}
+
+# tree_make_wrapper: $TREE_STAP, the tree's stap as a host command
 # (the front-end runs it: STAP_PERFCTR_STAP).
-trixie_make_wrapper() {
-	cat >"$TRIXIE_STAP.tmp" <<-EOF
+tree_make_wrapper() {
+	cat >"$TREE_STAP.tmp" <<-EOF
 		#!/bin/sh
-		# the trixie tree's stap (testsuite/lib/stack.sh made this)
-		exec '$top_srcdir/testsuite/lib/chroot-run' '$TRIXIE_ROOT' stap "\$@"
+		# the $TREE_SUITE tree's stap (testsuite/lib/stack.sh made this)
+		exec '$top_srcdir/testsuite/lib/chroot-run' '$TREE_ROOT' stap "\$@"
 	EOF
-	chmod +x "$TRIXIE_STAP.tmp"
-	mv "$TRIXIE_STAP.tmp" "$TRIXIE_STAP"
+	chmod +x "$TREE_STAP.tmp"
+	mv "$TREE_STAP.tmp" "$TREE_STAP"
 }
 
-# trixie_version: the tree's stap version (5.1).
-trixie_version() {
-	"$top_srcdir/testsuite/lib/chroot-run" "$TRIXIE_ROOT" stap -V 2>&1 |
+# tree_version: the tree's stap version (5.1).
+tree_version() {
+	"$top_srcdir/testsuite/lib/chroot-run" "$TREE_ROOT" stap -V 2>&1 |
 		sed -n 's/.*(version \([0-9.]*\).*/stap \1/p' | head -n 1
 }
 
-# trixie_make_runtime: stap's runtime as the tree has it, patched for the
-# tree's kernel where it needs it, in $TRIXIE_DIR/stap-runtime: what
+# tree_make_runtime: stap's runtime as the tree has it, patched for the
+# tree's kernel where it needs it, in $TREE_DIR/stap-runtime: what
 # configure and make do for an installed stap (compat/make-stap-runtime,
 # which decides from the runtime's and the kernel's declarations, no
 # version table: stap 5.1 on Linux 6.12 gets compat/patch-stap51-runtime;
 # Debian's 5.1-5 already knows task_work_cancel_func).  docs/versions.md
 # says why.
-trixie_make_runtime() {
-	local rt=$TRIXIE_ROOT/usr/share/systemtap/runtime out=$TRIXIE_DIR/stap-runtime
+tree_make_runtime() {
+	local rt=$TREE_ROOT/usr/share/systemtap/runtime out=$TREE_DIR/stap-runtime
 	local kh
-	kh=$(printf '%s\n' "$TRIXIE_ROOT"/usr/src/linux-headers-*-common | sort -V | tail -n 1)
+	kh=$(printf '%s\n' "$TREE_ROOT"/usr/src/linux-headers-*-common | sort -V | tail -n 1)
 	"$top_srcdir/compat/make-stap-runtime" "$rt" "$out" "$kh" ||
-		die "cannot make the trixie stap's runtime for its kernel"
+		die "cannot make the $TREE_SUITE stap's runtime for its kernel"
 }
 
-# trixie_runtime_opts: GUEST_RUNTIME_OPTS for the tree's stap: always an
+# tree_runtime_opts: GUEST_RUNTIME_OPTS for the tree's stap: always an
 # explicit -R, so that the front-end does not add the host's compat runtime
 # (made for stap 4.8), a path inside the tree (chroot-run) otherwise.
-trixie_runtime_opts() {
-	if [ -d "$TRIXIE_DIR/stap-runtime" ]; then
-		GUEST_RUNTIME_OPTS=(-R "$TRIXIE_DIR/stap-runtime")
+tree_runtime_opts() {
+	if [ -d "$TREE_DIR/stap-runtime" ]; then
+		GUEST_RUNTIME_OPTS=(-R "$TREE_DIR/stap-runtime")
 	else
 		GUEST_RUNTIME_OPTS=(-R /usr/share/systemtap/runtime)
 	fi
@@ -212,12 +261,12 @@ trixie_runtime_opts() {
 # stack_install_map MAP: where the stack's stap reads the guest kernel's
 # symbols.  stap 4.8 reads the -r tree's System.map (guest-kernel puts
 # MAP there); stap 5.1 reads only /boot/System.map-RELEASE and
-# /usr/lib/debug/boot/System.map-RELEASE, so the trixie tree gets a copy
+# /usr/lib/debug/boot/System.map-RELEASE, so a tree stack gets a copy
 # in its /boot (stap runs inside it).
 stack_install_map() {
 	local dest
-	[ "$GUEST_STACK" = trixie ] || return 0
-	dest=$TRIXIE_ROOT/boot/System.map-$ARCH_RELEASE
+	stack_is_tree || return 0
+	dest=$TREE_ROOT/boot/System.map-$ARCH_RELEASE
 	newer_than "$dest" "$1" || return 0
 	cp "$1" "$dest.tmp"
 	mv "$dest.tmp" "$dest"
@@ -240,12 +289,12 @@ stack_install_map() {
 # kernel's (configure-style: read from both, no version table).
 stack_kbuild_fixups() {
 	local kb=$1 src real shadow stapdef
-	[ "$GUEST_STACK" = trixie ] || return 0
+	stack_is_tree || return 0
 	src=$(kbuild_common "$kb")
-	real=$TRIXIE_ROOT$src/include/linux/args.h
-	shadow=$kb/arch/$(trixie_srcarch)/include/generated/linux/args.h
+	real=$TREE_ROOT$src/include/linux/args.h
+	shadow=$kb/arch/$(tree_srcarch)/include/generated/linux/args.h
 	[ -n "$src" ] && [ -f "$real" ] || return 0
-	stapdef=$(strings "$TRIXIE_ROOT/usr/bin/stap" |
+	stapdef=$(strings "$TREE_ROOT/usr/bin/stap" |
 		grep -E '^#define (__)?COUNT_ARGS\(' | head -n 2 || true)
 	if [ "$(grep -c . <<<"$stapdef")" != 2 ] ||
 		grep -qxF "$(head -n 1 <<<"$stapdef")" "$real"; then
@@ -272,7 +321,7 @@ stack_kbuild_fixups() {
 	rm -f "$shadow.tmp"
 }
 
-trixie_srcarch() {
+tree_srcarch() {
 	case $ARCH in
 	x86_64) echo x86 ;;
 	*) echo "$ARCH" ;;
@@ -295,13 +344,13 @@ trixie_srcarch() {
 # and libraries).  Linux 6.12 has virtio_console built in: only
 # virtio_mmio is loaded (modules are xz-compressed: unpacked plain).
 
-TRIXIE_ARM64_LAYOUT=1
-TRIXIE_ARM64_PACKAGES=(busybox-static systemtap-runtime)
-declare -gA TRIXIE_ARM64_LIB_PACKAGES=([pfm]=libpfm4-dev [elf]=libelf-dev
+TREE_ARM64_LAYOUT=1
+TREE_ARM64_PACKAGES=(busybox-static systemtap-runtime)
+declare -gA TREE_ARM64_LIB_PACKAGES=([pfm]=libpfm4-dev [elf]=libelf-dev
 	[jansson]=libjansson-dev)
-TRIXIE_CROSS_PACKAGES=(gcc-aarch64-linux-gnu)
+TREE_CROSS_PACKAGES=(gcc-aarch64-linux-gnu)
 
-arch_setup_trixie_arm64() {
+arch_setup_tree_arm64() {
 	local stamp
 	ARCH=arm64
 	ARCH_DIR=$GUEST_ROOT/$ARCH
@@ -309,9 +358,9 @@ arch_setup_trixie_arm64() {
 	ARM64_MODULES=(kernel/drivers/virtio/virtio_mmio.ko)
 	ARCH_RELEASE=""
 	stamp=$(cat "$ARCH_SYSROOT/.guest-sysroot" 2>/dev/null || true)
-	if [ -n "$(trixie_release)" ] && [ -f "$TRIXIE_DIR/.stamp-cross" ] &&
-		[ "$stamp" = "$(trixie_arm64_stamp)" ]; then
-		ARCH_RELEASE=$(trixie_arm64_release)
+	if [ -n "$(tree_release)" ] && [ -f "$TREE_DIR/.stamp-cross" ] &&
+		[ "$stamp" = "$(tree_arm64_stamp)" ]; then
+		ARCH_RELEASE=$(tree_arm64_release)
 	fi
 	ARCH_HEADERS=$ARCH_SYSROOT/usr/src/linux-headers-$ARCH_RELEASE
 	ARCH_VMLINUZ=$ARCH_SYSROOT/boot/vmlinuz-$ARCH_RELEASE
@@ -319,64 +368,64 @@ arch_setup_trixie_arm64() {
 	ARM64_HELPER_SYSROOT=$ARCH_SYSROOT
 }
 
-# trixie_arm64_release: the tree's kernel, arm64 flavour.
-trixie_arm64_release() {
+# tree_arm64_release: the tree's kernel, arm64 flavour.
+tree_arm64_release() {
 	local rel
-	rel=$(trixie_release)
+	rel=$(tree_release)
 	echo "${rel%-amd64}-arm64"
 }
 
-trixie_arm64_packages() {
-	local l pkgs=("${TRIXIE_ARM64_PACKAGES[@]}")
+tree_arm64_packages() {
+	local l pkgs=("${TREE_ARM64_PACKAGES[@]}")
 	for l in ${HELPER_LIBS:--lpfm -lelf}; do
 		l=${l#-l}
-		[ -n "${TRIXIE_ARM64_LIB_PACKAGES[$l]:-}" ] ||
-			die "perfctr-run links -l$l: add its package to TRIXIE_ARM64_LIB_PACKAGES (testsuite/lib/stack.sh)"
-		pkgs+=("${TRIXIE_ARM64_LIB_PACKAGES[$l]}")
+		[ -n "${TREE_ARM64_LIB_PACKAGES[$l]:-}" ] ||
+			die "perfctr-run links -l$l: add its package to TREE_ARM64_LIB_PACKAGES (testsuite/lib/stack.sh)"
+		pkgs+=("${TREE_ARM64_LIB_PACKAGES[$l]}")
 	done
 	printf '%s\n' "${pkgs[@]}" | sort -u | paste -sd, -
 }
 
-trixie_arm64_stamp() {
-	echo "trixie release=$(trixie_arm64_release) layout=$TRIXIE_ARM64_LAYOUT packages=$(trixie_arm64_packages)"
+tree_arm64_stamp() {
+	echo "$TREE_SUITE release=$(tree_arm64_release) layout=$TREE_ARM64_LAYOUT packages=$(tree_arm64_packages)"
 }
 
-# trixie_arm64_fetch: the tree (trixie_fetch), its cross compiler, the
+# tree_arm64_fetch: the tree (tree_fetch), its cross compiler, the
 # arm64 sysroot (dies on failure).
-trixie_arm64_fetch() {
-	trixie_fetch
-	[ -f "$TRIXIE_DIR/.stamp-cross" ] ||
-		with_lock "$TRIXIE_DIR/lock" trixie_cross_locked
-	arch_setup_trixie_arm64
+tree_arm64_fetch() {
+	tree_fetch
+	[ -f "$TREE_DIR/.stamp-cross" ] ||
+		with_lock "$TREE_DIR/lock" tree_cross_locked
+	arch_setup_tree_arm64
 	[ -n "$ARCH_RELEASE" ] && return 0
-	with_lock "$ARCH_DIR/lock" trixie_arm64_fetch_locked
+	with_lock "$ARCH_DIR/lock" tree_arm64_fetch_locked
 }
 
-trixie_cross_locked() {
-	local log=$TRIXIE_DIR/cross.log
-	[ -f "$TRIXIE_DIR/.stamp-cross" ] && return 0
-	log "installing ${TRIXIE_CROSS_PACKAGES[*]} into the trixie tree (once)"
+tree_cross_locked() {
+	local log=$TREE_DIR/cross.log
+	[ -f "$TREE_DIR/.stamp-cross" ] && return 0
+	log "installing ${TREE_CROSS_PACKAGES[*]} into the $TREE_SUITE tree (once)"
 	{
-		"$top_srcdir/testsuite/lib/chroot-run" "$TRIXIE_ROOT" apt-get -q update &&
-		"$top_srcdir/testsuite/lib/chroot-run" "$TRIXIE_ROOT" env \
+		"$top_srcdir/testsuite/lib/chroot-run" "$TREE_ROOT" apt-get -q update &&
+		"$top_srcdir/testsuite/lib/chroot-run" "$TREE_ROOT" env \
 			DEBIAN_FRONTEND=noninteractive apt-get -q install -y \
-			--no-install-recommends "${TRIXIE_CROSS_PACKAGES[@]}" &&
-		"$top_srcdir/testsuite/lib/chroot-run" "$TRIXIE_ROOT" apt-get clean
+			--no-install-recommends "${TREE_CROSS_PACKAGES[@]}" &&
+		"$top_srcdir/testsuite/lib/chroot-run" "$TREE_ROOT" apt-get clean
 	} >"$log" 2>&1 || {
 		tail -n 20 "$log" >&2
-		die "cannot install ${TRIXIE_CROSS_PACKAGES[*]} into the trixie tree"
+		die "cannot install ${TREE_CROSS_PACKAGES[*]} into the $TREE_SUITE tree"
 	}
-	echo "${TRIXIE_CROSS_PACKAGES[*]}" >"$TRIXIE_DIR/.stamp-cross"
+	echo "${TREE_CROSS_PACKAGES[*]}" >"$TREE_DIR/.stamp-cross"
 }
 
-trixie_arm64_fetch_locked() {
+tree_arm64_fetch_locked() {
 	local apt=$ARCH_DIR/apt new=$ARCH_SYSROOT.new rel t0 d
-	arch_setup_trixie_arm64
+	arch_setup_tree_arm64
 	[ -n "$ARCH_RELEASE" ] && return 0	# another run made it meanwhile
 	t0=$(now)
-	rel=$(trixie_arm64_release)
-	log "fetching Debian trixie arm64 packages into $ARCH_SYSROOT (once)"
-	GUEST_DEBIAN_SUITE=trixie sysroot_apt_init "$apt" arm64
+	rel=$(tree_arm64_release)
+	log "fetching Debian $TREE_SUITE arm64 packages into $ARCH_SYSROOT (once)"
+	tree_apt_init "$apt" arm64
 	sysroot_apt_update "$apt"
 	rm -rf "$new" "$apt/debs"
 	mkdir -p "$apt/debs"
@@ -389,37 +438,37 @@ trixie_arm64_fetch_locked() {
 	# shellcheck disable=SC2046 # package names: one word each
 	sysroot_apt "$apt" install -y --download-only --no-install-recommends \
 		-o Debug::NoLocking=1 -o Dir::Cache::Archives="$apt/debs" \
-		$(trixie_arm64_packages | tr , ' ') >"$apt/closure.log" 2>&1 || {
+		$(tree_arm64_packages | tr , ' ') >"$apt/closure.log" 2>&1 || {
 		cat "$apt/closure.log" >&2
-		die "cannot download the trixie arm64 packages"
+		die "cannot download the $TREE_SUITE arm64 packages"
 	}
-	ARM64_KBUILD_ROOT=$TRIXIE_ROOT arm64_unpack_kernel "$apt" "$rel" "$new"
+	ARM64_KBUILD_ROOT=$TREE_ROOT arm64_unpack_kernel "$apt" "$rel" "$new"
 	sysroot_unpack_all "$apt/debs" "$new" 'linux-*'
-	trixie_arm64_stamp >"$new/.guest-sysroot"
+	tree_arm64_stamp >"$new/.guest-sysroot"
 	rm -rf "$ARCH_SYSROOT" "$apt"
 	mv "$new" "$ARCH_SYSROOT"
-	log "trixie arm64 sysroot for $rel ready in $(elapsed "$t0")s"
+	log "$TREE_SUITE arm64 sysroot for $rel ready in $(elapsed "$t0")s"
 }
 
-arch_setup_trixie_x86_64() {
+arch_setup_tree_x86_64() {
 	ARCH=x86_64
 	ARCH_DIR=$GUEST_ROOT/$ARCH
-	ARCH_RELEASE=$(trixie_release)
-	ARCH_SYSROOT=$TRIXIE_ROOT
-	ARCH_HEADERS=$TRIXIE_ROOT/usr/src/linux-headers-$ARCH_RELEASE
-	ARCH_VMLINUZ=$TRIXIE_DIR/kernel/vmlinuz-$ARCH_RELEASE
+	ARCH_RELEASE=$(tree_release)
+	ARCH_SYSROOT=$TREE_ROOT
+	ARCH_HEADERS=$TREE_ROOT/usr/src/linux-headers-$ARCH_RELEASE
+	ARCH_VMLINUZ=$TREE_DIR/kernel/vmlinuz-$ARCH_RELEASE
 	arch_x86_64_machine
-	ARCH_BUSYBOX=$TRIXIE_ROOT/usr/bin/busybox
-	ARCH_STAPRUN=$TRIXIE_ROOT/usr/bin/staprun
+	ARCH_BUSYBOX=$TREE_ROOT/usr/bin/busybox
+	ARCH_STAPRUN=$TREE_ROOT/usr/bin/staprun
 	ARCH_HELPER=$ARCH_DIR/helper/perfctr-run
 }
 
-# trixie_build_helper: perfctr-run built inside the tree, as helper/local.mk
+# tree_build_helper: perfctr-run built inside the tree, as helper/local.mk
 # builds it (HELPER_LIB_SOURCES, HELPER_RUN_SOURCES, HELPER_LIBS from
 # config.sh), against trixie's libraries, into $ARCH_DIR/helper/; again
 # when a source or header is newer.  Only when this tree has built its own
 # perfctr-run (else the guest uses staprun, as on bookworm).
-trixie_build_helper() {
+tree_build_helper() {
 	local s srcs=() hdrs log=$ARCH_DIR/helper/cc.log
 	if [ ! -x "$top_builddir/helper/perfctr-run" ]; then
 		rm -f "$ARCH_HELPER"
@@ -431,11 +480,11 @@ trixie_build_helper() {
 	done
 	[ ${#srcs[@]} -gt 0 ] || die "no HELPER_RUN_SOURCES in config.sh (run make)"
 	hdrs=("$top_srcdir"/helper/*.h "$top_srcdir"/runtime/perfctr_*.h
-		"$top_builddir/config.h" "$TRIXIE_DIR/.stamp")
+		"$top_builddir/config.h" "$TREE_DIR/.stamp")
 	newer_than "$ARCH_HELPER" "${srcs[@]}" "${hdrs[@]}" || return 0
-	vlog "building $ARCH_HELPER in the trixie tree"
+	vlog "building $ARCH_HELPER in the $TREE_SUITE tree"
 	# shellcheck disable=SC2086 # HELPER_LIBS: words
-	"$top_srcdir/testsuite/lib/chroot-run" "$TRIXIE_ROOT" \
+	"$top_srcdir/testsuite/lib/chroot-run" "$TREE_ROOT" \
 		gcc -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 		-Werror=implicit-function-declaration -D_GNU_SOURCE \
 		-I"$top_srcdir/helper" -I"$top_srcdir/runtime" -I"$top_builddir" \
@@ -443,7 +492,7 @@ trixie_build_helper() {
 		-DREAL_STAPRUN='"/usr/bin/staprun"' -o "$ARCH_HELPER.tmp" \
 		"${srcs[@]}" ${HELPER_LIBS:--lpfm -lelf} >"$log" 2>&1 || {
 		cat "$log" >&2
-		die "cannot build perfctr-run in the trixie tree"
+		die "cannot build perfctr-run in the $TREE_SUITE tree"
 	}
 	mv "$ARCH_HELPER.tmp" "$ARCH_HELPER"
 }

@@ -10,7 +10,9 @@
 # proxies (Acquire::http::Proxy, general and per host).  Environment:
 # GUEST_DEBIAN_MIRROR, GUEST_DEBIAN_SECURITY (URIs, "none": no security
 # archive) instead; GUEST_DEBIAN_SUITE (this machine's release codename,
-# else bookworm).
+# else bookworm); GUEST_DEBIAN_PARTS (the suite's archive parts besides
+# itself: "updates security", the default, as a stable release has them;
+# testing has no -updates, unstable neither).
 # shellcheck shell=bash
 
 # shellcheck disable=SC2154 # top_srcdir: common.sh
@@ -32,13 +34,18 @@ sysroot_suite() {
 }
 
 # sysroot_apt_init DIR DEBARCH: the private apt state in DIR for DEBARCH.
+# Release files are checked against the keyring but not for expiry:
+# testing's and unstable's say they expire within a week, and the archive
+# this machine reaches may be a snapshot older than that.
 sysroot_apt_init() {
-	local dir=$1 arch=$2 suite mirror security opt
+	local dir=$1 arch=$2 suite mirror security opt parts
 	suite=$(sysroot_suite)
 	mirror=${GUEST_DEBIAN_MIRROR:-}
 	[ -n "$mirror" ] || apt_archive mirror main "$suite" GUEST_DEBIAN_MIRROR ||
 		die "cannot fetch Debian $suite packages for $arch"
+	parts=${GUEST_DEBIAN_PARTS-updates security}
 	security=${GUEST_DEBIAN_SECURITY:-}
+	[[ " $parts " == *" security "* ]] || security=none
 	if [ -z "$security" ] &&
 	   ! apt_archive security security "$suite" GUEST_DEBIAN_SECURITY 2>/dev/null; then
 		log "no security archive for $suite in this machine's apt sources: $suite packages without its security updates (GUEST_DEBIAN_SECURITY=URI adds one)"
@@ -50,7 +57,7 @@ sysroot_apt_init() {
 	opt="[arch=$arch signed-by=$SYSROOT_KEYRING]"
 	{
 		echo "deb $opt $mirror $suite main"
-		echo "deb $opt $mirror $suite-updates main"
+		[[ " $parts " != *" updates "* ]] || echo "deb $opt $mirror $suite-updates main"
 		[ "$security" = none ] || echo "deb $opt $security $suite-security main"
 	} >"$dir/sources.list"
 	{
@@ -65,6 +72,7 @@ sysroot_apt_init() {
 			APT::Architectures { "$arch"; };
 			APT::Sandbox::User "root";
 			Acquire::Languages "none";
+			Acquire::Check-Valid-Until "false";
 		EOF
 		apt_proxy_conf
 	} >"$dir/apt.conf"

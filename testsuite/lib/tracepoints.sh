@@ -43,7 +43,7 @@ TRACE_HEADER_SKIP_RE='/(define_trace|ftrace|trace_events|perf)\.h$|_event_types\
 # the FILEs, and what this tree and the stack's stap bring.
 trace_scripts() {
 	local tapsets=/usr/share/systemtap/tapset
-	[ "$GUEST_STACK" = trixie ] && tapsets=$TRIXIE_ROOT$tapsets
+	stack_is_tree && tapsets=$TREE_ROOT$tapsets
 	printf '%s\n' "$@"
 	find "$tapsets" "$top_srcdir/tapset" "$top_srcdir/examples" \
 		"$top_srcdir/testsuite/guest" -name '*.stp*' -type f 2>/dev/null

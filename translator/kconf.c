@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * kconf.c - the kernel feature probes (kconf.h).  Each probe is a C file
+ * that compiles only where the kernel has the feature; kbuild compiles them
+ * all in one make -k run in a private temporary directory, beside a
+ * control probe that compiles on every kernel (a failed control means
+ * kbuild itself failed, and the answers mean nothing).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "kconf.h"
+#include "libperfctr.h"
+#include "outdir.h"
+#include "spawn.h"
+
+struct kconf_probe {
+	const char *macro;	/* defined when the code compiles */
+	const char *code;
+};
+
+/* The table: what the runtime decides at build time, and how to tell. */
+static const struct kconf_probe probes[] = {
+	/* the control: every kernel */
+	{ NULL,
+	  "#include <linux/perf_event.h>\n"
+	  "int perfctr_probe(struct perf_event *e) { return e->state; }\n" },
+	/* the context's clock in struct perf_time_ctx (ctx->time.offset),
+	 * not ctx->time and ctx->timeoffset (Linux 7.0) */
+	{ "PERFCTR_HAVE_PERF_TIME_CTX",
+	  "#include <linux/perf_event.h>\n"
+	  "u64 perfctr_probe(struct perf_event_context *c)\n"
+	  "{ return c->time.time + c->time.offset; }\n" },
+	/* hrtimer_setup() sets the callback; hrtimer_init() is gone (6.13,
+	 * 6.15) */
+	{ "PERFCTR_HAVE_HRTIMER_SETUP",
+	  "#include <linux/hrtimer.h>\n"
+	  "static enum hrtimer_restart f(struct hrtimer *t)\n"
+	  "{ return HRTIMER_NORESTART; }\n"
+	  "void perfctr_probe(struct hrtimer *t)\n"
+	  "{ hrtimer_setup(t, f, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD); }\n" },
+};
+
+#define NPROBES (sizeof(probes) / sizeof(probes[0]))
+
+int kconf__kernel_dir(const struct cmdline *cl, char *dir, size_t size)
+{
+	struct utsname u;
+	const char *rel = cl->release;
+	int n;
+
+	if (rel && strchr(rel, '/'))
+		n = snprintf(dir, size, "%s", rel);
+	else {
+		if (!rel) {
+			if (uname(&u) < 0)
+				return -errno;
+			rel = u.release;
+		}
+		n = snprintf(dir, size, "/lib/modules/%s/build", rel);
+	}
+	return n < (int)size ? 0 : -ENAMETOOLONG;
+}
+
+/* What the answer depends on: the tree (its path and the files that
+ * change with its configuration), how make runs, and the probes. */
+static uint64_t cache_key(const struct cmdline *cl, const char *kdir,
+			  const char *make)
+{
+	static const char *const files[] = {
+		"Makefile", ".config", "include/generated/autoconf.h",
+		"include/generated/utsrelease.h",
+	};
+	uint64_t h = perfctr_hash__init();
+	char path[4096];
+	struct stat st;
+	unsigned int i;
+
+	h = perfctr_hash__add(h, kdir, strlen(kdir) + 1);
+	h = perfctr_hash__add(h, make, strlen(make) + 1);
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", kdir, files[i]);
+		if (stat(path, &st) < 0)
+			continue;
+		h = perfctr_hash__add(h, &st.st_mtime, sizeof(st.st_mtime));
+		h = perfctr_hash__add(h, &st.st_size, sizeof(st.st_size));
+	}
+	if (cl->arch)
+		h = perfctr_hash__add(h, cl->arch, strlen(cl->arch) + 1);
+	for (i = 0; i < (unsigned int)cl->n_kbuild; i++)
+		h = perfctr_hash__add(h, cl->kbuild_args[i],
+				      strlen(cl->kbuild_args[i]) + 1);
+	for (i = 0; i < NPROBES; i++)
+		h = perfctr_hash__add(h, probes[i].code,
+				      strlen(probes[i].code) + 1);
+	return h;
+}
+
+static int write_text(const char *dir, const char *name, const char *text)
+{
+	char path[4096];
+	size_t len = strlen(text);
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, len) != (ssize_t)len)
+		err = -EIO;
+	close(fd);
+	return err;
+}
+
+/* The probes and a Kbuild that names them, in dir. */
+static int write_probes(const char *dir)
+{
+	char name[32], kbuild[64 + NPROBES * 16] = "obj-m :=";
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < NPROBES; i++) {
+		snprintf(name, sizeof(name), "p%u.c", i);
+		err = write_text(dir, name, probes[i].code);
+		if (err)
+			return err;
+		snprintf(name, sizeof(name), " p%u.o", i);
+		strcat(kbuild, name);
+	}
+	strcat(kbuild, "\n");
+	return write_text(dir, "Kbuild", kbuild);
+}
+
+/* make [the STAP_PERFCTR_MAKE words] -C kdir M=dir -k -s [ARCH=]
+ * [-B args] p0.o ..., run through env so that PATH finds make. */
+static int run_make(const struct cmdline *cl, const char *make,
+		    const char *kdir, const char *dir, struct strbuf *out)
+{
+	char *argv[64 + OPTIONS_MAX_B + NPROBES], *words, *w, *save = NULL;
+	char targets[NPROBES][16], cdir[4096 + 4], mdir[4096 + 4], arch[64];
+	unsigned int i;
+	int n = 0, rc;
+
+	words = strdup(make);
+	if (!words)
+		return -ENOMEM;
+	argv[n++] = "env";
+	for (w = strtok_r(words, " ", &save); w && n < 40;
+	     w = strtok_r(NULL, " ", &save))
+		argv[n++] = w;
+	snprintf(cdir, sizeof(cdir), "-C%s", kdir);
+	snprintf(mdir, sizeof(mdir), "M=%s", dir);
+	argv[n++] = cdir;
+	argv[n++] = mdir;
+	argv[n++] = "-k";
+	argv[n++] = "-s";
+	if (cl->arch) {
+		snprintf(arch, sizeof(arch), "ARCH=%s", cl->arch);
+		argv[n++] = arch;
+	}
+	for (i = 0; i < (unsigned int)cl->n_kbuild; i++)
+		argv[n++] = cl->kbuild_args[i];
+	for (i = 0; i < NPROBES; i++) {
+		snprintf(targets[i], sizeof(targets[i]), "p%u.o", i);
+		argv[n++] = targets[i];
+	}
+	argv[n] = NULL;
+	rc = spawn__capture("/usr/bin/env", argv, STDERR_FILENO, 1, out);
+	free(words);
+	return rc < 0 ? -ECHILD : 0;
+}
+
+static int built(const char *dir, unsigned int i)
+{
+	char path[4096 + 32];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/p%u.o", dir, i);
+	return stat(path, &st) == 0 && st.st_size > 0;
+}
+
+static void remove_dir(const char *dir)
+{
+	char cmd[4096 + 16];
+
+	/* the probes, their objects and kbuild's by-products */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "stap-perfctr: cannot remove %s\n", dir);
+}
+
+static int compile(const struct cmdline *cl, const char *kdir,
+		   const char *make, struct strbuf *defines,
+		   char *why, size_t why_size)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct strbuf out = { 0 };
+	char dir[4096];
+	unsigned int i;
+	int err;
+
+	snprintf(dir, sizeof(dir), "%s/stap-perfctr-kconf.XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir))
+		return -errno;
+	err = write_probes(dir);
+	if (!err)
+		err = run_make(cl, make, kdir, dir, &out);
+	if (!err && !built(dir, 0)) {
+		size_t at = out.len > 600 ? out.len - 600 : 0;
+
+		snprintf(why, why_size, "cannot compile against the kernel "
+			 "headers in %s (%s): %s", kdir, make,
+			 out.buf ? out.buf + at : "no output");
+		err = -EIO;
+	}
+	for (i = 1; !err && i < NPROBES; i++)
+		if (built(dir, i))
+			strbuf__printf(defines, "#define %s 1\n",
+				       probes[i].macro);
+	strbuf__free(&out);
+	remove_dir(dir);
+	return err;
+}
+
+int kconf__probe(const struct cmdline *cl, const char *kdir,
+		 struct strbuf *defines, char *why, size_t why_size)
+{
+	const char *make = getenv("STAP_PERFCTR_MAKE");
+	struct strbuf found = { 0 };
+	char name[32];
+	int err;
+
+	if (!make || !*make)
+		make = "make";
+	snprintf(name, sizeof(name), "kconf-%016llx",
+		 (unsigned long long)cache_key(cl, kdir, make));
+	if (outdir__recall(name, &found) == 0) {
+		if (found.len)
+			strbuf__add(defines, found.buf, found.len);
+		strbuf__free(&found);
+		return 0;
+	}
+	strbuf__add(&found, "", 0);
+	err = compile(cl, kdir, make, &found, why, why_size);
+	if (!err) {
+		/* a cache that cannot be written costs a compile next time */
+		outdir__keep(name, found.buf ? found.buf : "", found.len);
+		if (found.len)
+			strbuf__add(defines, found.buf, found.len);
+	}
+	strbuf__free(&found);
+	return err;
+}
