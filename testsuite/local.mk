@@ -3,9 +3,11 @@
 ## testsuite/guest/ARCH/*.stp as a TAP test; testsuite/lib holds their code.
 ## Guest suites, each an automake test: x86_64 (the host's kernel) and
 ## arm64 (Debian's arm64 kernel under qemu-system-aarch64, with a real
-## PMU) on the bookworm stack; the same two on the trixie stack (stap 5.1,
-## Linux 6.12); x86_64 on the rt stack (Debian's PREEMPT_RT kernel):
-## testsuite/lib/stack.sh.  Each skips, with the reason, where
+## PMU) on the bookworm stack; the same two on the forky stack (stap 5.6,
+## Linux 7.x); the version-sensitive tests of both on the trixie stack
+## (stap 5.1, Linux 6.12); x86_64's preemption-sensitive tests on the rt
+## stack (Debian's PREEMPT_RT kernel): testsuite/lib/stack.sh, and
+## testsuite/README.md "Stacks in CI" for the choice.  Each skips, with the reason, where
 ## this machine lacks what it needs; GUEST_STACKS="bookworm" (a list) runs
 ## only the stacks named.
 
@@ -44,22 +46,24 @@ guest_prog_files = \
 EXTRA_DIST += testsuite/README.md testsuite/guest-run \
 	testsuite/guest/run-suite testsuite/guest/run-suite-arm64 \
 	testsuite/guest/run-suite-trixie testsuite/guest/run-suite-trixie-arm64 \
+	testsuite/guest/run-suite-forky testsuite/guest/run-suite-forky-arm64 \
 	testsuite/guest/run-suite-rt testsuite/guest/run-remote \
 	testsuite/guest/x86_64 testsuite/guest/arm64 testsuite/guest/remote \
 	$(guest_lib_files) $(guest_prog_files)
 
 # make -j runs the tests in TESTS order, as many at once as it may: the
 # bookworm suites come first (Makefile.am), before every other test; the
-# trixie ones after all the host tests (fuzzing and the bad-input corpus
+# tree stacks' after all the host tests (fuzzing and the bad-input corpus
 # included), when the background downloads (guest-fetch-start, below)
-# have made the trixie tree; the short rt suite and the package last.
+# have made the trees; the short rt suite and the package last.
 guest_suites_first = testsuite/guest/run-suite testsuite/guest/run-suite-arm64
 TESTS += testsuite/unit/lib/apt-sources.test testsuite/unit/lib/guest-hang.test
 EXTRA_DIST += testsuite/unit/lib/apt-sources.test testsuite/unit/lib/guest-hang.test \
 	testsuite/unit/lib/guest-hang
 # the rest after every host test (Makefile.am appends them last), so
 # that what ends the run is these suites, not a host test left alone
-guest_suites_later = testsuite/guest/run-suite-trixie-arm64 \
+guest_suites_later = testsuite/guest/run-suite-forky-arm64 \
+	testsuite/guest/run-suite-forky testsuite/guest/run-suite-trixie-arm64 \
 	testsuite/guest/run-suite-trixie testsuite/guest/run-suite-rt \
 	testsuite/guest/run-remote
 # a compile server (stap-serverd) on this machine building for the x86_64
@@ -83,6 +87,8 @@ guest-fetch-start:
 	want=; for t in $(TESTS); do case $$t in \
 	  */run-suite-trixie-arm64) want="$$want trixie:arm64" ;; \
 	  */run-suite-trixie) want="$$want trixie:x86_64" ;; \
+	  */run-suite-forky-arm64) want="$$want forky:arm64" ;; \
+	  */run-suite-forky) want="$$want forky:x86_64" ;; \
 	  */run-suite-rt) want="$$want rt:x86_64" ;; \
 	  */run-suite-arm64 | */run-suite-quick-arm64) want="$$want bookworm:arm64" ;; \
 	esac; done; \
@@ -164,13 +170,13 @@ check-quick: all
 	  TESTS="$(quick_guest_tests) $$tests"
 .PHONY: check-quick
 
-# The trixie stack's two suites alone (make check runs them too; TAP in
-# testsuite/guest/run-suite-trixie*.log).
-check-trixie: all
-	$(MAKE) $(AM_MAKEFLAGS) check TESTS="testsuite/guest/run-suite-trixie \
-	  testsuite/guest/run-suite-trixie-arm64"
+# A tree stack's two suites alone (make check runs them too; TAP in
+# testsuite/guest/run-suite-STACK*.log).
+check-trixie check-forky: check-%: all
+	$(MAKE) $(AM_MAKEFLAGS) check TESTS="testsuite/guest/run-suite-$* \
+	  testsuite/guest/run-suite-$*-arm64"
 
-# The trixie tree and its guest caches (kept by clean and clean-guest).
-clean-trixie:
-	rm -rf build/trixie
-.PHONY: check-trixie clean-trixie
+# A tree and its guest caches (kept by clean and clean-guest).
+clean-trixie clean-forky: clean-%:
+	rm -rf build/$*
+.PHONY: check-trixie clean-trixie check-forky clean-forky

@@ -370,28 +370,61 @@ arm64_resolve_release() {
 	echo "$newest"
 }
 
+# arm64_kernel_member PATH... -- DEB...: "PATH DEB" for the first PATH
+# (./...) the first DEB that has one holds.  1: none.
+arm64_kernel_member() {
+	local paths=() d p list
+	while [ "$1" != -- ]; do paths+=("$1"); shift; done
+	shift
+	for d in "$@"; do
+		list=$(dpkg-deb -c "$d" | awk '{ print $NF }')
+		for p in "${paths[@]}"; do
+			grep -qxF -- "$p" <<<"$list" && { echo "$p $d"; return 0; }
+		done
+	done
+	return 1
+}
+
 # arm64_unpack_kernel APT RELEASE DEST: the kernel image, the guest's
 # modules and the headers build tree, made usable from this machine: the
 # tree's scripts are the host's linux-kbuild (amd64 tools build arm64
 # modules too), its common half the host's when it has the same one.
 arm64_unpack_kernel() {
-	local apt=$1 rel=$2 dest=$3 deb hdr kbuild common m f c list members=()
-	local root=${ARM64_KBUILD_ROOT:-}
-	deb=$(sysroot_deb "$apt/debs" "linux-image-$rel")
-	members=("./boot/vmlinuz-$rel")
-	# modules: in /lib or (from trixie) /usr/lib, maybe xz-compressed
-	list=$(dpkg-deb -c "$deb" | awk '{ print $NF }')
-	for m in "${ARM64_MODULES[@]}"; do
-		f=""
-		for c in "./lib/modules/$rel/$m" "./usr/lib/modules/$rel/$m" \
-			"./lib/modules/$rel/$m.xz" "./usr/lib/modules/$rel/$m.xz"; do
-			grep -qxF -- "$c" <<<"$list" && { f=$c; break; }
-		done
-		[ -n "$f" ] || die "no $m in $deb"
-		members+=("$f")
+	local apt=$1 rel=$2 dest=$3 deb hdr kbuild common m f c members=()
+	local root=${ARM64_KBUILD_ROOT:-} debs=() from=() p
+	# up to Linux 6.x linux-image-RELEASE holds the image and the modules;
+	# from 7.x it is a metapackage over linux-binary-RELEASE (the image, in
+	# /usr/lib/modules/RELEASE/vmlinuz) and linux-modules-RELEASE
+	for p in "linux-binary-$rel" "linux-modules-$rel"; do
+		sysroot_has_package "$apt" "$p" || continue
+		sysroot_download "$apt" "$apt/debs" "$p"
+		debs+=("$(sysroot_deb "$apt/debs" "$p")")
 	done
-	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$dest" "${members[@]}" ||
-		die "cannot unpack the kernel from $deb"
+	debs+=("$(sysroot_deb "$apt/debs" "linux-image-$rel")")
+	f=$(arm64_kernel_member "./boot/vmlinuz-$rel" "./usr/lib/modules/$rel/vmlinuz" \
+		-- "${debs[@]}") || die "no kernel image for $rel in ${debs[*]##*/}"
+	members=("${f% *}") from=("${f#* }")
+	# modules: in /lib or (from trixie) /usr/lib, maybe xz-compressed
+	for m in "${ARM64_MODULES[@]}"; do
+		f=$(arm64_kernel_member "./lib/modules/$rel/$m" "./usr/lib/modules/$rel/$m" \
+			"./lib/modules/$rel/$m.xz" "./usr/lib/modules/$rel/$m.xz" \
+			-- "${debs[@]}") || die "no $m in ${debs[*]##*/}"
+		members+=("${f% *}") from+=("${f#* }")
+	done
+	for deb in "${debs[@]}"; do
+		c=()
+		for m in "${!members[@]}"; do
+			[ "${from[m]}" = "$deb" ] && c+=("${members[m]}")
+		done
+		[ ${#c[@]} -eq 0 ] && continue
+		dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$dest" "${c[@]}" ||
+			die "cannot unpack the kernel from $deb"
+	done
+	f=${members[0]}
+	if [ "$f" != "./boot/vmlinuz-$rel" ]; then
+		mkdir -p "$dest/boot"
+		mv "$dest/${f#./}" "$dest/boot/vmlinuz-$rel"
+	fi
 	for f in "${members[@]:1}"; do
 		m=${f#./}
 		m=${m#usr/}

@@ -406,7 +406,8 @@ tree_cross_locked() {
 	[ -f "$TREE_DIR/.stamp-cross" ] && return 0
 	log "installing ${TREE_CROSS_PACKAGES[*]} into the $TREE_SUITE tree (once)"
 	{
-		"$top_srcdir/testsuite/lib/chroot-run" "$TREE_ROOT" apt-get -q update &&
+		"$top_srcdir/testsuite/lib/chroot-run" "$TREE_ROOT" apt-get -q \
+			-o Acquire::Check-Valid-Until=false update &&
 		"$top_srcdir/testsuite/lib/chroot-run" "$TREE_ROOT" env \
 			DEBIAN_FRONTEND=noninteractive apt-get -q install -y \
 			--no-install-recommends "${TREE_CROSS_PACKAGES[@]}" &&
