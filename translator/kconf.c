@@ -4,7 +4,11 @@
  * that compiles only where the kernel has the feature; kbuild compiles them
  * all in one make -k run in a private temporary directory, beside a
  * control probe that compiles on every kernel (a failed control means
- * kbuild itself failed, and the answers mean nothing).
+ * kbuild itself failed, and the answers mean nothing).  A feature is
+ * absent only when its own probe failed with a diagnostic in its own
+ * file; a probe that failed otherwise (make stopped, a file vanished) is
+ * an error, never an answer to keep.  One front-end probes a tree at a
+ * time (a lock beside the kept answers).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -195,6 +199,33 @@ static void remove_dir(const char *dir)
 		fprintf(stderr, "stap-perfctr: cannot remove %s\n", dir);
 }
 
+/* Did make say why probe i failed, in its own file ("pI.c:LINE:")? */
+static int failed_in_itself(const struct strbuf *out, unsigned int i)
+{
+	char name[32];
+	const char *p;
+	size_t n;
+
+	if (!out->buf)
+		return 0;
+	n = (size_t)snprintf(name, sizeof(name), "p%u.c:", i);
+	for (p = strstr(out->buf, name); p; p = strstr(p + 1, name))
+		if ((p == out->buf || p[-1] == '/' || p[-1] == ' ') &&
+		    p[n] >= '0' && p[n] <= '9')
+			return 1;
+	return 0;
+}
+
+static void say_why(char *why, size_t why_size, const char *what,
+		    const char *kdir, const char *make,
+		    const struct strbuf *out)
+{
+	size_t at = out->len > 600 ? out->len - 600 : 0;
+
+	snprintf(why, why_size, "%s against the kernel headers in %s (%s): "
+		 "%s", what, kdir, make, out->buf ? out->buf + at : "no output");
+}
+
 static int compile(const struct cmdline *cl, const char *kdir,
 		   const char *make, struct strbuf *defines,
 		   char *why, size_t why_size)
@@ -213,17 +244,20 @@ static int compile(const struct cmdline *cl, const char *kdir,
 	if (!err)
 		err = run_make(cl, make, kdir, dir, &out);
 	if (!err && !built(dir, 0)) {
-		size_t at = out.len > 600 ? out.len - 600 : 0;
-
-		snprintf(why, why_size, "cannot compile against the kernel "
-			 "headers in %s (%s): %s", kdir, make,
-			 out.buf ? out.buf + at : "no output");
+		say_why(why, why_size, "cannot compile", kdir, make, &out);
 		err = -EIO;
 	}
-	for (i = 1; !err && i < NPROBES; i++)
+	for (i = 1; !err && i < NPROBES; i++) {
 		if (built(dir, i))
 			strbuf__printf(defines, "#define %s 1\n",
 				       probes[i].macro);
+		else if (!failed_in_itself(&out, i)) {
+			say_why(why, why_size, "cannot tell whether the kernel "
+				"has what the runtime probes for", kdir, make,
+				&out);
+			err = -EIO;
+		}
+	}
 	strbuf__free(&out);
 	remove_dir(dir);
 	return err;
@@ -234,27 +268,30 @@ int kconf__probe(const struct cmdline *cl, const char *kdir,
 {
 	const char *make = getenv("STAP_PERFCTR_MAKE");
 	struct strbuf found = { 0 };
-	char name[32];
-	int err;
+	char name[32], lock[40];
+	int err, lock_fd;
 
 	if (!make || !*make)
 		make = "make";
 	snprintf(name, sizeof(name), "kconf-%016llx",
 		 (unsigned long long)cache_key(cl, kdir, make));
+	snprintf(lock, sizeof(lock), "%s.lock", name);
+	/* (no lock where the directory is not ours: only repeated work) */
+	lock_fd = outdir__lock(lock);
 	if (outdir__recall(name, &found) == 0) {
-		if (found.len)
-			strbuf__add(defines, found.buf, found.len);
-		strbuf__free(&found);
-		return 0;
-	}
-	strbuf__add(&found, "", 0);
-	err = compile(cl, kdir, make, &found, why, why_size);
-	if (!err) {
+		err = 0;
+	} else {
+		strbuf__add(&found, "", 0);
+		err = compile(cl, kdir, make, &found, why, why_size);
 		/* a cache that cannot be written costs a compile next time */
-		outdir__keep(name, found.buf ? found.buf : "", found.len);
-		if (found.len)
-			strbuf__add(defines, found.buf, found.len);
+		if (!err)
+			outdir__keep(name, found.buf ? found.buf : "",
+				     found.len);
 	}
+	if (lock_fd >= 0)
+		close(lock_fd);
+	if (!err && found.len)
+		strbuf__add(defines, found.buf, found.len);
 	strbuf__free(&found);
 	return err;
 }

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -255,4 +256,25 @@ int outdir__recall(const char *name, struct strbuf *sb)
 		strbuf__add(sb, buf, n);
 	close(fd);
 	return n < 0 ? -EIO : 0;
+}
+
+int outdir__lock(const char *name)
+{
+	char base[PATH_MAX], path[PATH_MAX + 64];
+	int fd, err = base_dir(NULL, base, sizeof(base));
+
+	if (!err)
+		err = mkdir_p(base, strlen(base));
+	if (err)
+		return err;
+	snprintf(path, sizeof(path), "%s/%s", base, name);
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX) < 0) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	return fd;
 }

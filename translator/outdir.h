@@ -36,6 +36,10 @@ void outdir__remove(const struct outdir *out);
 int outdir__keep(const char *name, const char *text, size_t len);
 int outdir__recall(const char *name, struct strbuf *sb);
 
+/* An exclusive lock on NAME there (made if missing): a file descriptor to
+ * close to release it, or -errno. */
+int outdir__lock(const char *name);
+
 /* Hash of the runtime sources in dir, as 16 hex digits: stap does not
  * hash #included files, so the generated text must change with them. */
 int outdir__hash_runtime(const char *dir, char hex[17]);

@@ -208,9 +208,11 @@ tree_unpack_vmlinuz() {
 		sysroot_has_package "$apt" "$p" || continue
 		sysroot_download "$apt" "$apt/debs" "$p"
 		deb=$(sysroot_deb "$apt/debs" "$p")
+		# (awk reads the whole list: dpkg-deb must not see a closed pipe)
 		m=$(dpkg-deb -c "$deb" | awk -v rel="$rel" '
-			$NF == "./boot/vmlinuz-" rel ||
-			$NF == "./usr/lib/modules/" rel "/vmlinuz" { print $NF; exit }')
+			!m && ($NF == "./boot/vmlinuz-" rel ||
+			       $NF == "./usr/lib/modules/" rel "/vmlinuz") { m = $NF }
+			END { print m }')
 		[ -n "$m" ] || continue
 		dpkg-deb --fsys-tarfile "$deb" | tar -x -O "$m" ||
 			die "cannot unpack the kernel from $deb"
