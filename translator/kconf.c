@@ -7,8 +7,10 @@
  * kbuild itself failed, and the answers mean nothing).  A feature is
  * absent only when its own probe failed with a diagnostic in its own
  * file; a probe that failed otherwise (make stopped, a file vanished) is
- * an error, never an answer to keep.  One front-end probes a tree at a
- * time (a lock beside the kept answers).
+ * an error, never an answer to keep; it is tried once more first (the
+ * first failure's words kept in kconf-KEY.retry, for whoever asks why a
+ * build took longer).  One front-end probes a tree at a time (a lock
+ * beside the kept answers).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -255,7 +257,7 @@ static int compile(const struct cmdline *cl, const char *kdir,
 			say_why(why, why_size, "cannot tell whether the kernel "
 				"has what the runtime probes for", kdir, make,
 				&out);
-			err = -EIO;
+			err = -EAGAIN;
 		}
 	}
 	strbuf__free(&out);
@@ -268,7 +270,7 @@ int kconf__probe(const struct cmdline *cl, const char *kdir,
 {
 	const char *make = getenv("STAP_PERFCTR_MAKE");
 	struct strbuf found = { 0 };
-	char name[32], lock[40];
+	char name[32], lock[40], retry[40];
 	int err, lock_fd;
 
 	if (!make || !*make)
@@ -283,6 +285,15 @@ int kconf__probe(const struct cmdline *cl, const char *kdir,
 	} else {
 		strbuf__add(&found, "", 0);
 		err = compile(cl, kdir, make, &found, why, why_size);
+		if (err == -EAGAIN) {
+			snprintf(retry, sizeof(retry), "%s.retry", name);
+			outdir__keep(retry, why, strlen(why));
+			found.len = 0;
+			strbuf__add(&found, "", 0);
+			err = compile(cl, kdir, make, &found, why, why_size);
+		}
+		if (err == -EAGAIN)
+			err = -EIO;
 		/* a cache that cannot be written costs a compile next time */
 		if (!err)
 			outdir__keep(name, found.buf ? found.buf : "",
