@@ -144,7 +144,10 @@ static int write_probes(const char *dir)
 }
 
 /* make [the STAP_PERFCTR_MAKE words] -C kdir M=dir -k -s [ARCH=]
- * [-B args] p0.o ..., run through env so that PATH finds make. */
+ * [-B args] p0.o ..., run through env so that PATH finds make, and with
+ * no make of ours above it: under a make -j (make check) MAKEFLAGS names
+ * a jobserver whose descriptors this make does not inherit ("read jobs
+ * pipe: Bad file descriptor"). */
 static int run_make(const struct cmdline *cl, const char *make,
 		    const char *kdir, const char *dir, struct strbuf *out)
 {
@@ -157,6 +160,12 @@ static int run_make(const struct cmdline *cl, const char *make,
 	if (!words)
 		return -ENOMEM;
 	argv[n++] = "env";
+	argv[n++] = "-u";
+	argv[n++] = "MAKEFLAGS";
+	argv[n++] = "-u";
+	argv[n++] = "MFLAGS";
+	argv[n++] = "-u";
+	argv[n++] = "MAKELEVEL";
 	for (w = strtok_r(words, " ", &save); w && n < 40;
 	     w = strtok_r(NULL, " ", &save))
 		argv[n++] = w;
