@@ -57,9 +57,11 @@ EXTRA_DIST += testsuite/README.md testsuite/guest-run \
 # included), when the background downloads (guest-fetch-start, below)
 # have made the trees; the short rt suite and the package last.
 guest_suites_first = testsuite/guest/run-suite testsuite/guest/run-suite-arm64
-TESTS += testsuite/unit/lib/apt-sources.test testsuite/unit/lib/guest-hang.test
+TESTS += testsuite/unit/lib/apt-sources.test testsuite/unit/lib/guest-hang.test \
+	testsuite/unit/lib/guest-boot-retry.test
 EXTRA_DIST += testsuite/unit/lib/apt-sources.test testsuite/unit/lib/guest-hang.test \
-	testsuite/unit/lib/guest-hang
+	testsuite/unit/lib/guest-hang testsuite/unit/lib/guest-boot-retry.test \
+	testsuite/unit/lib/guest-boot-retry
 # the rest after every host test (Makefile.am appends them last), so
 # that what ends the run is these suites, not a host test left alone
 # (forky's arm64 suite is not in it yet: testsuite/README.md says why)

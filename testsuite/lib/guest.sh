@@ -412,6 +412,12 @@ guest_kernel_reports() {
 	tr -d '\r' <"$log" | { grep -E -A3 -- "$GUEST_KERNEL_BAD_RE" || true; }
 }
 
+# guest_job_began WORK JOB: whether the guest started JOB (its begin
+# marker came back).
+guest_job_began() {
+	tr -d '\r' <"$1/results.log" 2>/dev/null | grep -qx "### guest-job-begin $2"
+}
+
 guest_job_output() {
 	cat "$1/out/$2" 2>/dev/null || true
 }

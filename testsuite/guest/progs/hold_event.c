@@ -9,10 +9,10 @@
  * page fault path's, the context switch's) and the last one's release
  * disables it; the first and last task event likewise toggle the one in
  * the scheduler that calls perf at each switch: each time by patching
- * the running kernel's text (text_poke_bp).  Under TCG with a loaded
- * host a vCPU has been seen to run that breakpoint after the patch had
- * ended (docs/reliability.md); with this holder the tests' counters
- * never patch.  Its events are task events of this process, which only
+ * the running kernel's text (text_poke_bp).  Under multi-threaded TCG
+ * a vCPU can run that breakpoint after the patch has ended and the guest
+ * dies (docs/reliability.md, progs/label_flip); with this holder the
+ * tests' counters never patch.  Its events are task events of this process, which only
  * sleeps: they count nothing and sit in no CPU's context.  Prints
  * "holding" once the events are open.
  */
