@@ -133,13 +133,15 @@ static void perfctr_release_event(struct perf_event *ev)
  */
 static void perfctr_learn_pmu(unsigned int idx, struct perf_event *ev)
 {
+	/* NULL once perf revoked the event (its PMU unregistered, 6.15+) */
+	const struct pmu *pmu = READ_ONCE(ev->pmu);
 	bool clock = ev->attr.type == PERF_TYPE_SOFTWARE &&
 		     (ev->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
 		      ev->attr.config == PERF_COUNT_SW_TASK_CLOCK);
 
 	/* not is_software_event(): only perf_event_open() sets that cap */
 	WRITE_ONCE(perfctr_cb_safe[idx],
-		   ev->pmu->task_ctx_nr != perf_sw_context || clock);
+		   !pmu || pmu->task_ctx_nr != perf_sw_context || clock);
 }
 
 static int perfctr_callback_safe(unsigned int idx)

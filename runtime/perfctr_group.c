@@ -288,6 +288,7 @@ static int perfctr_group_take_cpu(unsigned int g, unsigned int k, int prev)
 	const struct perfctr_request_desc *lr = &perfctr_requests[gd->leader];
 	struct perf_event *ev, *lead = NULL;
 	struct perfctr_cpu *pc = NULL;
+	const struct pmu *pmu;
 	struct file *file;
 	const char *why = NULL;
 	char err[192] = "";
@@ -307,9 +308,17 @@ static int perfctr_group_take_cpu(unsigned int g, unsigned int k, int prev)
 			break;
 		}
 		ev = file->private_data;
+		/* NULL once perf revoked it (its PMU unregistered, 6.15+) */
+		pmu = READ_ONCE(ev->pmu);
+		if (!pmu) {
+			fput(file);
+			why = "its PMU is gone (unregistered since perfctr-run "
+			      "opened it)";
+			break;
+		}
 		idx = perfctr_group_member(gd, m);
 		if (perfctr_group_event_check(&perfctr_slots[idx], gd->mux, m,
-					      &ev->attr, ev->pmu->type,
+					      &ev->attr, pmu->type,
 					      READ_ONCE(ev->cpu), &cpu, prev,
 					      nr_cpu_ids, err, sizeof(err)) ||
 		    (why = perfctr_group_place(ev, m, lead))) {

@@ -29,6 +29,13 @@
  * period, not a frequency) overflows every period ticks, in the write
  * that crosses it, with the writer's user registers: as a PMU interrupt
  * would, but in the writing task's own context.
+ *
+ * Writing a or b to parameters/unplug unregisters that PMU while its
+ * events live, as a driver unbound from its device or a device that goes
+ * away does: Linux 6.15 and later revoke the events (their state
+ * PERF_EVENT_STATE_REVOKED, their pmu NULL, the module reference each
+ * held given back); an older kernel would leave them pointing at a PMU
+ * that is gone, so there it is refused (-EOPNOTSUPP).
  */
 #include <linux/cpumask.h>
 #include <linux/kprobes.h>
@@ -118,6 +125,7 @@ struct ptc_pmu {
 };
 
 static struct ptc_pmu ptc_pmus[2];
+static bool ptc_unplugged[2];
 
 static struct ptc_pmu *to_ptc(struct pmu *pmu)
 {
@@ -254,6 +262,30 @@ static void ptc_setup(struct ptc_pmu *p)
 	};
 }
 
+static int ptc_unplug_set(const char *val, const struct kernel_param *kp)
+{
+	int k;
+
+	if (sysfs_streq(val, "a"))
+		k = 0;
+	else if (sysfs_streq(val, "b"))
+		k = 1;
+	else
+		return -EINVAL;
+	if (ptc_unplugged[k])
+		return -ENOENT;
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 15, 0)
+	ptc_unplugged[k] = true;
+	return perf_pmu_unregister(&ptc_pmus[k].pmu);
+#else
+	return -EOPNOTSUPP;
+#endif
+}
+
+static const struct kernel_param_ops ptc_unplug_ops = { .set = ptc_unplug_set };
+module_param_cb(unplug, &ptc_unplug_ops, NULL, 0200);
+MODULE_PARM_DESC(unplug, "a or b: unregisters that PMU now (Linux 6.15+)");
+
 static int __init ptc_init(void)
 {
 	int rc;
@@ -280,8 +312,10 @@ static int __init ptc_init(void)
 
 static void __exit ptc_exit(void)
 {
-	perf_pmu_unregister(&ptc_pmus[1].pmu);
-	perf_pmu_unregister(&ptc_pmus[0].pmu);
+	if (!ptc_unplugged[1])
+		perf_pmu_unregister(&ptc_pmus[1].pmu);
+	if (!ptc_unplugged[0])
+		perf_pmu_unregister(&ptc_pmus[0].pmu);
 }
 
 module_init(ptc_init);
