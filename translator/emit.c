@@ -479,8 +479,8 @@ static int emit_c(struct strbuf *sb, const struct model *m,
 		       "#define PERFCTR_NDECLARED %zu\n"
 		       "#define PERFCTR_TABLE_HASH \"%s\"\n"
 		       "#define PERFCTR_NSITES %u\n",
-		       o->runtime_hash, o->kconf ? o->kconf : "", m->ncounters ? m->ncounters : 1, hash,
-		       nsites(m));
+		       o->runtime_hash, o->kconf ? o->kconf : "",
+		       m->ncounters ? m->ncounters : 1, hash, nsites(m));
 	emit_scopes(sb, m);
 	strbuf__printf(sb, "#define PERFCTR_SAMPLE_MAGIC %#llxULL\n",
 		       PERFCTR_SAMPLE_MAGIC);

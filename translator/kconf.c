@@ -12,8 +12,11 @@
  * build took longer).  One front-end probes a tree at a time (a lock
  * beside the kept answers).
  */
+#define _XOPEN_SOURCE 700
+
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,14 +203,21 @@ static int built(const char *dir, unsigned int i)
 	return stat(path, &st) == 0 && st.st_size > 0;
 }
 
+static int remove_entry(const char *path, const struct stat *st, int type,
+			struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return type == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+/* The probes, their objects and kbuild's by-products: the whole tree,
+ * depth first, links removed and not followed. */
 static void remove_dir(const char *dir)
 {
-	char cmd[4096 + 16];
-
-	/* the probes, their objects and kbuild's by-products */
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "stap-perfctr: cannot remove %s\n", dir);
+	if (nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+		fprintf(stderr, "stap-perfctr: cannot remove %s: %s\n", dir,
+			strerror(errno));
 }
 
 /* Did make say why probe i failed, in its own file ("pI.c:LINE:")? */
