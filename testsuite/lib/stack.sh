@@ -404,29 +404,39 @@ tree_arm64_stamp() {
 # arm64 sysroot (dies on failure).
 tree_arm64_fetch() {
 	tree_fetch
-	[ -f "$TREE_DIR/.stamp-cross" ] ||
-		with_lock "$TREE_DIR/lock" tree_cross_locked
+	tree_add_packages cross "${TREE_CROSS_PACKAGES[@]}"
 	arch_setup_tree_arm64
 	[ -n "$ARCH_RELEASE" ] && return 0
 	with_lock "$ARCH_DIR/lock" tree_arm64_fetch_locked
 }
 
-tree_cross_locked() {
-	local log=$TREE_DIR/cross.log
-	[ -f "$TREE_DIR/.stamp-cross" ] && return 0
-	log "installing ${TREE_CROSS_PACKAGES[*]} into the $TREE_SUITE tree (once)"
+# tree_add_packages NAME PKG...: install PKG... into the tree once (after
+# tree_fetch; the tree keeps them, TREE_DIR/.stamp-NAME says so): what only
+# some runs need (the arm64 cross compiler, the package test's lintian).
+tree_add_packages() {
+	local name=$1
+	shift
+	[ "$(cat "$TREE_DIR/.stamp-$name" 2>/dev/null)" = "$*" ] && return 0
+	with_lock "$TREE_DIR/lock" tree_add_packages_locked "$name" "$@"
+}
+
+tree_add_packages_locked() {
+	local name=$1 log=$TREE_DIR/$1.log
+	shift
+	[ "$(cat "$TREE_DIR/.stamp-$name" 2>/dev/null)" = "$*" ] && return 0
+	log "installing $* into the $TREE_SUITE tree (once)"
 	{
 		"$top_srcdir/testsuite/lib/chroot-run" "$TREE_ROOT" apt-get -q \
 			-o Acquire::Check-Valid-Until=false update &&
 		"$top_srcdir/testsuite/lib/chroot-run" "$TREE_ROOT" env \
 			DEBIAN_FRONTEND=noninteractive apt-get -q install -y \
-			--no-install-recommends "${TREE_CROSS_PACKAGES[@]}" &&
+			--no-install-recommends "$@" &&
 		"$top_srcdir/testsuite/lib/chroot-run" "$TREE_ROOT" apt-get clean
 	} >"$log" 2>&1 || {
 		tail -n 20 "$log" >&2
-		die "cannot install ${TREE_CROSS_PACKAGES[*]} into the $TREE_SUITE tree"
+		die "cannot install $* into the $TREE_SUITE tree"
 	}
-	echo "${TREE_CROSS_PACKAGES[*]}" >"$TREE_DIR/.stamp-cross"
+	echo "$*" >"$TREE_DIR/.stamp-$name"
 }
 
 tree_arm64_fetch_locked() {
