@@ -24,6 +24,7 @@
 #include "kconf.h"
 #include "listing.h"
 #include "model.h"
+#include "newkernel.h"
 #include "options.h"
 #include "outdir.h"
 #include "parser.h"
@@ -125,8 +126,9 @@ static void __attribute__((noreturn)) pass_through(struct frontend *fe)
 
 /* stap -h and -V: stap answers, then we say who stood in front of it,
  * after stap's own words so that what reads them (a version check reading
- * the first line) still finds stap's first.  Help goes to stdout and the
- * version to stderr, as stap's do. */
+ * the first line) still finds stap's first.  Help goes on stdout, as
+ * stap's; the version line on stderr, leaving stdout as stap -V printed
+ * it (stap 4.8 to 5.6 print their version on stdout). */
 static void __attribute__((noreturn)) introduce(struct frontend *fe)
 {
 	int rc = spawn__run(fe->paths.real_stap, fe->cl.argv);
@@ -558,11 +560,12 @@ int main(int argc, char **argv)
 
 		rc = spawn__run_mapped(fe.paths.real_stap, nargv, &map,
 				       fe.cl.last_pass < 5);
-		free(nargv);
-		release(&fe);
-		return rc;
+	} else {
+		rc = spawn__run(fe.paths.real_stap, nargv);
 	}
-	spawn__exec(fe.paths.real_stap, nargv);
-	die("cannot run the real stap: %s", fe.paths.real_stap);
-	return 1;
+	if (rc)
+		newkernel__explain(fe.paths.real_stap, &fe.cl);
+	free(nargv);
+	release(&fe);
+	return rc;
 }

@@ -21,7 +21,8 @@ translator_libtranslator_a_SOURCES = \
 	translator/probematch.c translator/probematch.h \
 	translator/listing.c translator/listing.h \
 	translator/tapsets.c translator/tapsets.h \
-	translator/kconf.c translator/kconf.h
+	translator/kconf.c translator/kconf.h \
+	translator/newkernel.c translator/newkernel.h
 
 translator_stap_perfctr_SOURCES = translator/frontend.c
 translator_stap_perfctr_CPPFLAGS = $(AM_CPPFLAGS) \
@@ -92,8 +93,9 @@ TESTS += testsuite/unit/translator/frontend.test
 EXTRA_DIST += testsuite/unit/translator/frontend.test
 
 # The kernel feature probes, with a fake make.
-TESTS += testsuite/unit/translator/kconf.test
-EXTRA_DIST += testsuite/unit/translator/kconf.test
+TESTS += testsuite/unit/translator/kconf.test testsuite/unit/translator/newkernel.test
+EXTRA_DIST += testsuite/unit/translator/kconf.test testsuite/unit/translator/newkernel.test \
+	testsuite/unit/translator/fake-make
 
 # stap's option table as the configured stap holds it is covered by the
 # front-end's (translator/options.c); run-suite checks each other stack's.
