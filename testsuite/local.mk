@@ -3,8 +3,8 @@
 ## testsuite/guest/ARCH/*.stp as a TAP test; testsuite/lib holds their code.
 ## Guest suites, each an automake test: x86_64 (the host's kernel) and
 ## arm64 (Debian's arm64 kernel under qemu-system-aarch64, with a real
-## PMU) on the bookworm stack; x86_64 on the forky stack (stap 5.6, Linux
-## 7.x); the version-sensitive tests of both on the trixie stack
+## PMU) on the bookworm and forky (stap 5.6, Linux 7.x) stacks; the
+## version-sensitive tests of both on the trixie stack
 ## (stap 5.1, Linux 6.12); x86_64's preemption-sensitive tests on the rt
 ## stack (Debian's PREEMPT_RT kernel): testsuite/lib/stack.sh, and
 ## testsuite/README.md "Stacks in CI" for the choice.  Each skips, with the reason, where
@@ -64,9 +64,9 @@ EXTRA_DIST += testsuite/unit/lib/apt-sources.test testsuite/unit/lib/guest-hang.
 	testsuite/unit/lib/guest-boot-retry
 # the rest after every host test (Makefile.am appends them last), so
 # that what ends the run is these suites, not a host test left alone
-# (forky's arm64 suite is not in it yet: testsuite/README.md says why)
 guest_suites_later = \
-	testsuite/guest/run-suite-forky testsuite/guest/run-suite-trixie-arm64 \
+	testsuite/guest/run-suite-forky testsuite/guest/run-suite-forky-arm64 \
+	testsuite/guest/run-suite-trixie-arm64 \
 	testsuite/guest/run-suite-trixie testsuite/guest/run-suite-rt \
 	testsuite/guest/run-remote
 # a compile server (stap-serverd) on this machine building for the x86_64
