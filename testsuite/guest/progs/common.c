@@ -2,6 +2,7 @@
 /* common.c - markers, CPU pinning and argument parsing; see common.h. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <linux/perf_event.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -176,4 +177,15 @@ long guest_count_arg(const char *prog, const char *usage, const char *arg,
 		exit(2);
 	}
 	return n;
+}
+
+int guest_sw_event(unsigned long long config)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = config;
+	return syscall(__NR_perf_event_open, &a, 0, -1, -1, 0);
 }

@@ -43,6 +43,10 @@ void guest_pin_cpu(int cpu);
 long guest_count_arg(const char *prog, const char *usage, const char *arg,
 		     long min);
 
+/* A software event (PERF_TYPE_SOFTWARE, config) of the calling process,
+ * on any CPU, counting: its fd, or -1 (errno set). */
+int guest_sw_event(unsigned long long config);
+
 /* Print "PROG: MESSAGE: strerror" and exit 1. */
 void guest_fail(const char *prog, const char *what);
 

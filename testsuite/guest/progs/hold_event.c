@@ -21,30 +21,20 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/syscall.h>
 
-static int hold(unsigned long long config)
-{
-	struct perf_event_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = config;
-	return syscall(__NR_perf_event_open, &a, 0, -1, -1, 0);
-}
+#include "common.h"
 
 int main(int argc, char **argv)
 {
 	unsigned long long c;
 
-	if (hold(PERF_COUNT_SW_PAGE_FAULTS) < 0) {
+	if (guest_sw_event(PERF_COUNT_SW_PAGE_FAULTS) < 0) {
 		perror("hold_event: perf_event_open");
 		return 1;
 	}
 	if (argc > 1 && !strcmp(argv[1], "all"))
 		for (c = 0; c < PERF_COUNT_SW_MAX; c++)
-			hold(c);	/* one this kernel lacks: not held */
+			guest_sw_event(c);	/* one this kernel lacks: not held */
 	printf("holding\n");
 	fflush(stdout);
 	for (;;)

@@ -18,7 +18,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include "common.h"
@@ -40,17 +39,6 @@ static void fault_forever(void)
 	}
 }
 
-static int open_page_faults(void)
-{
-	struct perf_event_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_PAGE_FAULTS;
-	return syscall(__NR_perf_event_open, &a, 0, -1, -1, 0);
-}
-
 int main(int argc, char **argv)
 {
 	long secs, n;
@@ -67,7 +55,7 @@ int main(int argc, char **argv)
 	guest_pin_cpu(1);
 	end = time(NULL) + secs;
 	for (n = 0; time(NULL) < end; n++) {
-		fd = open_page_faults();
+		fd = guest_sw_event(PERF_COUNT_SW_PAGE_FAULTS);
 		if (fd < 0)
 			guest_fail(prog, "perf_event_open");
 		close(fd);
