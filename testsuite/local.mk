@@ -93,6 +93,7 @@ guest-fetch-start:
 	  */run-suite-forky-arm64) want="$$want forky:arm64" ;; \
 	  */run-suite-forky) want="$$want forky:x86_64" ;; \
 	  */run-suite-rt) want="$$want rt:x86_64" ;; \
+	  */run-suite-debug) want="$$want debug:x86_64" ;; \
 	  */run-suite-arm64 | */run-suite-quick-arm64) want="$$want bookworm:arm64" ;; \
 	esac; done; \
 	test -z "$$want" || { $(top_srcdir)/testsuite/lib/guest-fetch \

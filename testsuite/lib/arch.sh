@@ -48,11 +48,9 @@
 . "$top_srcdir/testsuite/lib/stack.sh"
 
 arch_setup() {
-	if [ "$GUEST_STACK" = rt ]; then
-		case $1 in
-		x86_64) arch_setup_rt_x86_64 ;;
-		*) die "the rt stack is x86_64 only (not '$1')" ;;
-		esac
+	if [ "$GUEST_STACK" = rt ] || stack_is_debug; then
+		[ "$1" = x86_64 ] || die "the $GUEST_STACK stack is x86_64 only (not '$1')"
+		if stack_is_debug; then arch_setup_debug_x86_64; else arch_setup_rt_x86_64; fi
 		return
 	fi
 	if stack_is_tree; then
@@ -288,6 +286,7 @@ arch_missing() {
 		[ "${GUEST_ACCEL:-tcg}" = tcg ] || [ -w /dev/kvm ] || { echo "no /dev/kvm (GUEST_ACCEL=kvm)"; return; }
 		if stack_is_tree; then tree_missing; fi
 		if [ "$GUEST_STACK" = rt ]; then rt_missing; fi
+		if stack_is_debug; then debug_missing; fi
 		;;
 	arm64)
 		for t in "$ARCH_QEMU" "$ARCH_CC" "${ARM64_CROSS}objdump" \
@@ -307,6 +306,12 @@ arch_fetch() {
 		rt_fetch
 		arch_setup "$ARCH"
 		[ -n "$ARCH_RELEASE" ] || die "no PREEMPT_RT kernel in $RT_ROOT"
+		return 0
+	fi
+	if stack_is_debug; then
+		debug_fetch
+		arch_setup "$ARCH"
+		[ -n "$ARCH_RELEASE" ] || die "no $GUEST_STACK kernel in $DEBUG_DIR"
 		return 0
 	fi
 	if stack_is_tree; then

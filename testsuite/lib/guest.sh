@@ -24,8 +24,12 @@ GUEST_STALL_SECS=${GUEST_STALL_SECS:-60}	# a job's time beyond its limit
 GUEST_POLL_SECS=${GUEST_POLL_SECS:-5}	# how often a boot's progress is looked at
 # more QEMU options for a boot (devices a test adds: run-remote's port)
 GUEST_QEMU_EXTRA=()
-# what must not appear in the guest kernel's log
-GUEST_KERNEL_BAD_RE='(BUG|WARNING)[: ]|sleeping function called|Oops|general protection|soft lockup|hard LOCKUP|blocked for more than|Kernel panic'
+# what must not appear in the guest kernel's log: a BUG or WARNING (a
+# lockdep splat, KASAN's and KCSAN's reports, the atomic-sleep check, a
+# list or debug-objects corruption all print one of the two), an oops,
+# the lockup, hung-task and RCU stall detectors, UBSAN, lockdep's warning
+# on a lock it cannot track
+GUEST_KERNEL_BAD_RE='(BUG|WARNING)[: ]|sleeping function called|Oops|general protection|soft lockup|hard LOCKUP|blocked for more than|Kernel panic|detected stalls|self-detected stall|UBSAN:|non-static key'
 
 # guest_stap_env: the stap cache and temporary files inside the build tree.
 guest_stap_env() {
@@ -404,12 +408,73 @@ guest_split_results() {
 	'
 }
 
-# guest_kernel_reports WORK: the kernel's complaints during the boot (and a
-# few lines after each), from its log, else from the console.
-guest_kernel_reports() {
+# guest_kernel_log WORK: the guest kernel's log, else (a guest that died
+# before it sent it) its console.
+guest_kernel_log() {
 	local log=$1/out/dmesg
 	[ -f "$log" ] || log=$1/console.log
-	tr -d '\r' <"$log" | { grep -E -A3 -- "$GUEST_KERNEL_BAD_RE" || true; }
+	tr -d '\r' <"$log"
+}
+
+# guest_kernel_reports WORK [JOB...]: the kernel's complaints during the
+# boot (and a few lines after each), but for those in the JOBs (tests that
+# make the kernel complain on purpose) and the known ones of others' code
+# (guest_known_reports).
+guest_kernel_reports() {
+	local w=$1
+	shift
+	guest_kernel_log "$w" | guest_kmsg_jobs out "$@" | guest_report_blocks ours
+}
+
+# guest_job_kernel_reports WORK JOB: the kernel's complaints between JOB's
+# begin and end (guest-init marks them in the kernel log); to the end of
+# the log when the job never ended.  Known ones of others' code left out.
+guest_job_kernel_reports() {
+	guest_kernel_log "$1" | guest_kmsg_jobs in "$2" | guest_report_blocks ours
+}
+
+# guest_known_reports WORK: the complaints of the boot that are known, in
+# code not ours (they fail nothing: run-suite lists them apart).
+guest_known_reports() {
+	guest_kernel_log "$1" | guest_report_blocks known
+}
+
+# GUEST_KNOWN_REPORTS: each line "ERE<tab>whose code, and why", an ERE
+# that matches a line of a report (its first line and the 3 after) in
+# code that is not ours, explained.
+GUEST_KNOWN_REPORTS=$top_srcdir/testsuite/lib/known-reports
+
+# guest_report_blocks ours|known: each report of a kernel log (a line that
+# matches GUEST_KERNEL_BAD_RE and the 3 after it), "--" between them: the
+# ones no known ERE matches, or those it does.
+guest_report_blocks() {
+	local known
+	known=$(grep -v '^#' "$GUEST_KNOWN_REPORTS" | cut -f1 | paste -sd '|' -)
+	awk -v want="$1" -v bad="$GUEST_KERNEL_BAD_RE" -v known="$known" '
+		function flush() {
+			if (block != "" && ((known != "" && block ~ known) == (want == "known")))
+				printf "%s%s", n++ ? "--\n" : "", block
+			block = ""
+			left = 0
+		}
+		$0 ~ bad { flush(); block = $0 "\n"; left = 3; next }
+		left > 0 { block = block $0 "\n"; left--; next }
+		{ flush() }
+		END { flush() }'
+}
+
+# guest_kmsg_jobs in|out JOB...: filter a kernel log to the lines inside
+# the JOBs (in) or outside all of them (out).
+guest_kmsg_jobs() {
+	local want=$1
+	shift
+	awk -v want="$want" -v jobs=" $* " '
+		match($0, /guest-init: job [^ ]+ (begins|ended)$/) {
+			split(substr($0, RSTART), f, " ")
+			inside = f[4] == "begins" && index(jobs, " " f[3] " ")
+			next
+		}
+		(want == "in") == (inside + 0 == 1)'
 }
 
 # guest_job_began WORK JOB: whether the guest started JOB (its begin

@@ -23,6 +23,9 @@
 #             linux-kbuild fetched with a private apt state (sysroot.sh)
 #             into build/rt/root; booted with noirqdebug.  Caches in
 #             build/rt/x86_64.  x86_64 only (the "rt" section below).
+#   debug     Debian's bookworm kernel source built here with lockdep,
+#   kcsan     KASAN (debug) or KCSAN (kcsan) and the other checkers, with
+#             this machine's stap, staprun and busybox: debug-kernel.sh.
 #
 # Knobs: GUEST_TREE_MIRROR (the URI of the archive debootstrap fetches
 # the suite from; default: the one this machine's apt sources give,
@@ -40,7 +43,9 @@ GUEST_STACK=${GUEST_STACK:-bookworm}
 # unstable neither).  debootstrap knows each by its own script or, for a
 # release newer than it, by sid's (the same bootstrap since bookworm).
 declare -gA TREE_SUITES=([trixie]="updates security" [forky]="security" [sid]="")
-STACKS="bookworm ${!TREE_SUITES[*]} rt"
+# shellcheck source=testsuite/lib/debug-kernel.sh
+. "$top_srcdir/testsuite/lib/debug-kernel.sh"
+STACKS="bookworm ${!TREE_SUITES[*]} rt ${!DEBUG_STACKS[*]}"
 
 # stack_is_tree: whether GUEST_STACK is a tree stack.
 stack_is_tree() {
@@ -59,6 +64,7 @@ stack_apply() {
 	case $GUEST_STACK in
 	bookworm) ;;
 	rt) rt_apply ;;
+	debug | kcsan) debug_apply ;;
 	*)
 		stack_is_tree ||
 			die "GUEST_STACK=$GUEST_STACK: not a stack (${STACKS// /, })"
@@ -589,19 +595,20 @@ arch_setup_rt_x86_64() {
 	ARCH_BUSYBOX=$BUSYBOX
 	ARCH_STAPRUN=$REAL_STAPRUN
 	ARCH_HELPER=$top_builddir/helper/perfctr-run
-	rt_runtime_shim
+	stack_runtime_shim
 }
 
-# rt_runtime_shim: NEED_RUNTIME_SHIM for the rt kernel, decided by
-# compat/make-stap-runtime --needs from the rt headers' own declarations
-# (no version table): the compat runtime where the kernel renamed
-# task_work_cancel() to task_work_cancel_func(), or has 6.12's uprobes API
+# stack_runtime_shim: NEED_RUNTIME_SHIM for a kernel of its own that this
+# machine's stap builds for (rt, debug), decided by compat/make-stap-runtime
+# --needs from ARCH_HEADERS's own declarations (no version table): the
+# compat runtime where the kernel renamed task_work_cancel() to
+# task_work_cancel_func(), or has 6.12's uprobes API
 # (uprobe_unregister_nosync), and stap's runtime does not know it.
 # guest_runtime_opts (common.sh) then gives stap -R build/stap-runtime.
-# (The shim picks the function at compile time, so where the rt kernel
+# (The shim picks the function at compile time, so where the stack's kernel
 # does not need it but the configured one does, the front-end adding it
 # anyway is harmless.)
-rt_runtime_shim() {
+stack_runtime_shim() {
 	[ -n "$ARCH_RELEASE" ] || return 0
 	if [ -n "$("$top_srcdir/compat/make-stap-runtime" --needs \
 		"$STAP_RUNTIME_DIR" "$ARCH_HEADERS")" ]; then
@@ -618,20 +625,27 @@ rt_fetch() {
 	[ -n "$(rt_release)" ] || with_lock "$RT_DIR/lock" rt_fetch_locked
 	ARCH_RELEASE=$(rt_release)
 	ARCH_HEADERS=$RT_ROOT/usr/src/linux-headers-$ARCH_RELEASE
-	rt_runtime_shim
+	stack_make_shim "$RT_DIR/lock"
+}
+
+# stack_make_shim LOCK: after stack_runtime_shim, make the compat runtime
+# when the kernel needs it and this build tree has none (a tree configured
+# for a kernel without the rename).
+stack_make_shim() {
+	stack_runtime_shim
 	if [ "$NEED_RUNTIME_SHIM" = yes ] &&
 		[ ! -f "$top_builddir/build/stap-runtime/stp_task_work.c" ]; then
-		with_lock "$RT_DIR/lock" rt_make_shim
+		with_lock "$1" stack_make_shim_locked
 	fi
 	return 0
 }
 
-rt_make_shim() {
+stack_make_shim_locked() {
 	[ -f "$top_builddir/build/stap-runtime/stp_task_work.c" ] && return 0
-	log "the rt kernel needs the compat runtime: making build/stap-runtime"
+	log "the $GUEST_STACK kernel needs the compat runtime: making build/stap-runtime"
 	"$top_srcdir/compat/make-stap-runtime" "$STAP_RUNTIME_DIR" \
 		"$top_builddir/build/stap-runtime" "$ARCH_HEADERS" ||
-		die "cannot make the compat runtime for the rt kernel"
+		die "cannot make the compat runtime for the $GUEST_STACK kernel"
 }
 
 # rt_resolve APT: the release to fetch: GUEST_RT_RELEASE, else the one
