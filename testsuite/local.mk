@@ -23,7 +23,13 @@ guest_lib_files = \
 	testsuite/lib/chroot-run \
 	testsuite/lib/tracepoints.sh \
 	testsuite/lib/apt-sources.sh \
-	testsuite/lib/guest-wait
+	testsuite/lib/guest-wait \
+	testsuite/lib/debug-kernel.sh \
+	testsuite/lib/debug-kernel/guest.config \
+	testsuite/lib/debug-kernel/checks.config \
+	testsuite/lib/debug-kernel/kasan.config \
+	testsuite/lib/debug-kernel/kcsan.config \
+	testsuite/lib/known-reports
 guest_prog_files = \
 	testsuite/guest/progs/common.h \
 	testsuite/guest/progs/common.c \
@@ -32,6 +38,8 @@ guest_prog_files = \
 	testsuite/guest/kmod/perfctr_test_core.c \
 	testsuite/guest/kmod/perfctr_test_pmu.h \
 	testsuite/guest/kmod/perfctr_test_socket.c \
+	testsuite/guest/kmod/perfctr_test_slow_exit.c \
+	testsuite/guest/kmod/perfctr_test_bad.c \
 	testsuite/guest/progs/pingpong.c \
 	testsuite/guest/progs/spin.c \
 	testsuite/guest/progs/insn_loop.c \
@@ -47,7 +55,9 @@ EXTRA_DIST += testsuite/README.md testsuite/guest-run \
 	testsuite/guest/run-suite testsuite/guest/run-suite-arm64 \
 	testsuite/guest/run-suite-trixie testsuite/guest/run-suite-trixie-arm64 \
 	testsuite/guest/run-suite-forky testsuite/guest/run-suite-forky-arm64 \
-	testsuite/guest/run-suite-rt testsuite/guest/run-remote \
+	testsuite/guest/run-suite-rt testsuite/guest/run-suite-debug \
+	testsuite/guest/check-debug testsuite/guest/run-suite-labels \
+	testsuite/guest/run-remote \
 	testsuite/guest/x86_64 testsuite/guest/arm64 testsuite/guest/remote \
 	$(guest_lib_files) $(guest_prog_files)
 
@@ -58,16 +68,19 @@ EXTRA_DIST += testsuite/README.md testsuite/guest-run \
 # have made the trees; the short rt suite and the package last.
 guest_suites_first = testsuite/guest/run-suite testsuite/guest/run-suite-arm64
 TESTS += testsuite/unit/lib/apt-sources.test testsuite/unit/lib/guest-hang.test \
-	testsuite/unit/lib/guest-boot-retry.test
+	testsuite/unit/lib/guest-boot-retry.test \
+	testsuite/unit/lib/guest-kernel-report.test
 EXTRA_DIST += testsuite/unit/lib/apt-sources.test testsuite/unit/lib/guest-hang.test \
 	testsuite/unit/lib/guest-hang testsuite/unit/lib/guest-boot-retry.test \
-	testsuite/unit/lib/guest-boot-retry
+	testsuite/unit/lib/guest-boot-retry \
+	testsuite/unit/lib/guest-kernel-report.test
 # the rest after every host test (Makefile.am appends them last), so
 # that what ends the run is these suites, not a host test left alone
 guest_suites_later = \
 	testsuite/guest/run-suite-forky testsuite/guest/run-suite-forky-arm64 \
 	testsuite/guest/run-suite-trixie-arm64 \
 	testsuite/guest/run-suite-trixie testsuite/guest/run-suite-rt \
+	testsuite/guest/run-suite-debug testsuite/guest/run-suite-labels \
 	testsuite/guest/run-remote
 # a compile server (stap-serverd) on this machine building for the x86_64
 # guest, whose module runs there (testsuite/server/use-server.test)
@@ -89,7 +102,7 @@ guest-fetch-start:
 	@test '$(GUEST_FETCH)' != no || exit 0; \
 	want=; for t in $(TESTS); do case $$t in \
 	  */run-suite-trixie-arm64) want="$$want trixie:arm64" ;; \
-	  */run-suite-trixie) want="$$want trixie:x86_64" ;; \
+	  */run-suite-trixie | */run-suite-labels) want="$$want trixie:x86_64" ;; \
 	  */run-suite-forky-arm64) want="$$want forky:arm64" ;; \
 	  */run-suite-forky) want="$$want forky:x86_64" ;; \
 	  */run-suite-rt) want="$$want rt:x86_64" ;; \
@@ -179,6 +192,14 @@ check-quick: all
 check-trixie check-forky: check-%: all
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS="testsuite/guest/run-suite-$* \
 	  testsuite/guest/run-suite-$*-arm64"
+
+# The debug stacks in full (make check runs a part of the debug stack's):
+# the whole x86_64 suite on the debug kernel, its race tests again and
+# again, and the whole suite on the kcsan kernel (testsuite/guest/
+# check-debug; each suite's TAP in build/debug/check-debug-*.log).
+check-debug: all
+	$(top_srcdir)/testsuite/guest/check-debug
+.PHONY: check-debug
 
 # A tree and its guest caches (kept by clean and clean-guest).
 clean-trixie clean-forky: clean-%:

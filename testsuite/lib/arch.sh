@@ -103,6 +103,16 @@ arch_x86_64_machine() {
 	# against a busy loop; on a loaded host TCG misses it and the boot
 	# panics ("IO-APIC + timer doesn't work!")
 	ARCH_APPEND="nokaslr no_timer_check $FAST_BOOT_APPEND${GUEST_APPEND:+ $GUEST_APPEND}"
+	# guest-init holds the kernel's jump labels enabled from boot (no
+	# test patches them) where multi-threaded TCG can run a stale int3 of
+	# their patching (docs/reliability.md); with thread=single that fault
+	# cannot strike, and the tests patch them as on a real machine.
+	# GUEST_LABELS=held or free decides otherwise.
+	case ${GUEST_LABELS:-$([[ ,${GUEST_TCG_OPTS:-}, == *,thread=single,* ]] && echo free)} in
+	free) ARCH_APPEND+=" guest_labels=free" ;;
+	held | "") ;;
+	*) die "GUEST_LABELS=$GUEST_LABELS: held or free" ;;
+	esac
 	ARCH_TIME_FACTOR=1	# TCG without -icount: the host's time
 	ARCH_CC=${GUEST_CC:-gcc}
 	ARCH_STAP_OPTS=()

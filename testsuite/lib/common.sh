@@ -172,6 +172,12 @@ guest_runtime_opts() {
 		tree_runtime_opts
 		return 0
 	fi
+	# a stack whose kernel gets a runtime of its own (debug-kernel.sh)
+	if [ -n "${STACK_RUNTIME:-}" ]; then
+		# shellcheck disable=SC2034
+		GUEST_RUNTIME_OPTS=(-R "$STACK_RUNTIME")
+		return 0
+	fi
 	[ "$NEED_RUNTIME_SHIM" = yes ] || return 0
 	[ -f "$rt/stp_task_work.c" ] ||
 		die "no patched runtime at $rt (run make; compat/local.mk builds it)"

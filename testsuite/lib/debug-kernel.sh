@@ -30,7 +30,10 @@
 #   build.log the build's output; .done once it is complete
 #
 # In the guest: this machine's stap 4.8, staprun, busybox and
-# perfctr-run, as on bookworm; only the kernel differs.  The guest boots
+# perfctr-run, as on bookworm; only the kernel differs, and stap builds
+# with a copy of its runtime made for it (build/STACK/stap-runtime:
+# compat/make-stap-runtime undoes two preemption mistakes of stap 4.8's
+# that the kernel's checks report).  The guest boots
 # with kasan_multi_shot (every KASAN report, not only the first).  Caches
 # in build/STACK/x86_64.  x86_64 only.
 # shellcheck shell=bash
@@ -108,13 +111,22 @@ arch_setup_debug_x86_64() {
 	ARCH_BUSYBOX=$BUSYBOX
 	ARCH_STAPRUN=$REAL_STAPRUN
 	ARCH_HELPER=$top_builddir/helper/perfctr-run
-	stack_runtime_shim
+	# stap builds with a copy of its runtime patched for this kernel
+	# (guest_runtime_opts): its checks report stap 4.8's preemption
+	# mistakes, which the copy undoes (compat/make-stap-runtime)
+	STACK_RUNTIME=$GUEST_ROOT/stap-runtime
 }
 
-# debug_fetch: build the kernel unless it is there (dies on failure).
+# debug_fetch: build the kernel unless it is there, and stap's runtime
+# for it (dies on failure).
 debug_fetch() {
 	[ -e "$DEBUG_DIR/.done" ] || with_lock "$DEBUG_CACHE/$GUEST_STACK.lock" debug_build
-	stack_make_shim "$DEBUG_CACHE/$GUEST_STACK.lock"
+	newer_than "$STACK_RUNTIME/.made" "$DEBUG_DIR/.done" \
+		"$top_srcdir/compat/make-stap-runtime" || return 0
+	log "stap's runtime for the $GUEST_STACK kernel: $STACK_RUNTIME"
+	"$top_srcdir/compat/make-stap-runtime" "$STAP_RUNTIME_DIR" "$STACK_RUNTIME" \
+		"$DEBUG_DIR/obj" || die "cannot make stap's runtime for the $GUEST_STACK kernel"
+	touch "$STACK_RUNTIME/.made"
 }
 
 # debug_config_check CONFIG: every value the fragments ask for is CONFIG's

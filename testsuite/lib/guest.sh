@@ -498,7 +498,7 @@ guest_job_field() {
 }
 
 # guest_ready_field WORK KEY: a value of the guest's ready line (kernel,
-# cpus, uptime, events).
+# cpus, uptime, events, labels).
 guest_ready_field() {
 	{ tr -d '\r' 2>/dev/null <"$1/results.log" || true; } |
 		sed -n "s/^### guest-ready .*\<$2=\([^ ]*\).*/\1/p" | head -n 1

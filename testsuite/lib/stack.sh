@@ -61,6 +61,7 @@ TREE_PACKAGES=(systemtap gcc make linux-headers-amd64 busybox-static kmod
 
 # stack_apply: after guest_load_config: the chosen stack's paths.
 stack_apply() {
+	STACK_RUNTIME=""	# a runtime of the stack's own (debug-kernel.sh)
 	case $GUEST_STACK in
 	bookworm) ;;
 	rt) rt_apply ;;
