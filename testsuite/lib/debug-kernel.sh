@@ -133,6 +133,7 @@ debug_fetch() {
 # ("is not set" lines ask for n).
 debug_config_check() {
 	local lost
+	# shellcheck disable=SC2016 # awk's own $0
 	lost=$(debug_fragments | xargs awk '
 		function split_kv() { k = $0; sub(/=.*/, "", k); v = $0; sub(/^[^=]*=/, "", v) }
 		FNR == NR { if (/^CONFIG_/) { split_kv(); have[k] = v }; next }
