@@ -15,12 +15,18 @@
  *                 dependency"; nothing without PROVE_LOCKING
  *   what=kasan    a read one byte past a kmalloc()ed buffer: "BUG: KASAN:
  *                 slab-out-of-bounds"; nothing without KASAN
+ *   what=race     a kernel thread on each online CPU (8 at most) adds
+ *                 to one plain counter for 500 ms: "BUG: KCSAN:
+ *                 data-race in bad_race_fn [perfctr_test_bad]"; nothing
+ *                 without KCSAN
  *   what=none     nothing (the default)
  *
  * Each is done once, in the module's init, which then succeeds; the
  * module unloads cleanly.
  */
+#include <linux/cpumask.h>
 #include <linux/delay.h>
+#include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/preempt.h>
@@ -29,7 +35,7 @@
 
 static char *what = "none";
 module_param(what, charp, 0444);
-MODULE_PARM_DESC(what, "warn, sleep, lockdep, kasan or none");
+MODULE_PARM_DESC(what, "warn, sleep, lockdep, kasan, race or none");
 
 static DEFINE_MUTEX(bad_a);
 static DEFINE_MUTEX(bad_b);
@@ -59,6 +65,42 @@ static noinline int bad_read_past_end(void)
 	return c;
 }
 
+static unsigned long bad_shared;
+
+static int bad_race_fn(void *unused)
+{
+	while (!kthread_should_stop()) {
+		bad_shared++;	/* plain, from every CPU at once: the race */
+		cond_resched();
+	}
+	return 0;
+}
+
+/* A thread per online CPU (8 at most) racing on bad_shared; 0 or a
+ * negative errno. */
+static noinline int bad_race(void)
+{
+	struct task_struct *t[8];
+	int cpu, n = 0, rc = 0;
+
+	for_each_online_cpu(cpu) {
+		if (n == ARRAY_SIZE(t))
+			break;
+		t[n] = kthread_create_on_cpu(bad_race_fn, NULL, cpu,
+					     "perfctr_bad/%u");
+		if (IS_ERR(t[n])) {
+			rc = PTR_ERR(t[n]);
+			break;
+		}
+		wake_up_process(t[n++]);
+	}
+	if (!rc)
+		msleep(500);
+	while (n--)
+		kthread_stop(t[n]);
+	return rc;
+}
+
 static int __init perfctr_test_bad_init(void)
 {
 	if (!strcmp(what, "warn")) {
@@ -73,8 +115,13 @@ static int __init perfctr_test_bad_init(void)
 	} else if (!strcmp(what, "kasan")) {
 		pr_info("perfctr_test_bad: read %d past the end\n",
 			bad_read_past_end());
+	} else if (!strcmp(what, "race")) {
+		int rc = bad_race();
+
+		if (rc)
+			return rc;
 	} else if (strcmp(what, "none")) {
-		pr_err("perfctr_test_bad: what=%s: not warn, sleep, lockdep, kasan or none\n",
+		pr_err("perfctr_test_bad: what=%s: not warn, sleep, lockdep, kasan, race or none\n",
 		       what);
 		return -EINVAL;
 	}
