@@ -12,7 +12,10 @@
  * a self-IPI (the writer waits for it to be served), elsewhere called in
  * place, which is what an interrupt at that instruction would run.  The
  * test's own probes raise more NMIs at random moments
- * (perfctr_selftest_kick).
+ * (perfctr_selftest_kick).  A hang hunt's variants (testsuite/guest/
+ * hang-hunt) build with -D PERFCTR_SELFTEST_INPLACE (every reader in
+ * place, IRQs off, never an NMI) or -D PERFCTR_SELFTEST_NOREADERS (race
+ * points and kicks only counted: no reader but the probes' own reads).
  *
  * Every read of every counter, from the NMIs and from the test's probes
  * (perfctr_selftest_read), is checked against the reads that ended
@@ -213,7 +216,7 @@ static void perfctr_st_read_all(void)
 	}
 }
 
-#if defined(CONFIG_X86)
+#if defined(CONFIG_X86) && !defined(PERFCTR_SELFTEST_INPLACE)
 static int perfctr_st_nmi(unsigned int cmd, struct pt_regs *regs)
 {
 	if (!this_cpu_read(perfctr_st_pending))
@@ -263,6 +266,9 @@ static void perfctr_race(unsigned int p)
 	if (!READ_ONCE(perfctr_st_armed) || p >= PERFCTR_RACE_POINTS)
 		return;
 	atomic_inc(&perfctr_st_race[p]);
+#ifdef PERFCTR_SELFTEST_NOREADERS
+	return;
+#endif
 	if (!in_nmi() && perfctr_st_raise()) {
 		atomic_inc(&perfctr_st_race_served[p]);
 		return;
@@ -322,8 +328,10 @@ static void perfctr_selftest_widen_ms(unsigned int ms)
 /* From the test's probes: an NMI at a random moment. */
 static void perfctr_selftest_kick(void)
 {
+#ifndef PERFCTR_SELFTEST_NOREADERS
 	if (READ_ONCE(perfctr_st_armed))
 		perfctr_st_raise();
+#endif
 }
 
 /* From the test's probes: one checked read of counter id, as it is

@@ -31,6 +31,9 @@ GUEST_QEMU_EXTRA=()
 # on a lock it cannot track
 GUEST_KERNEL_BAD_RE='(BUG|WARNING)[: ]|sleeping function called|Oops|general protection|soft lockup|hard LOCKUP|blocked for more than|Kernel panic|detected stalls|self-detected stall|UBSAN:|non-static key'
 
+# shellcheck source=testsuite/lib/guest-gdb.sh
+. "$GUEST_LIB/guest-gdb.sh"
+
 # guest_stap_env: the stap cache and temporary files inside the build tree.
 guest_stap_env() {
 	export SYSTEMTAP_DIR=$ARCH_DIR/stapdir
@@ -250,7 +253,7 @@ guest_jobs_secs() {
 # are split per job.  Returns non-zero if the guest did not finish (hang,
 # panic, QEMU timeout); the jobs it did finish are still split.
 guest_boot() {
-	local w=$1 limit rc=0 t0
+	local w=$1 limit rc=0 t0 gdb
 	# the jobs' limits are in the guest's time; ARCH_TIME_FACTOR: how much
 	# longer it may take here (arm64: -icount time runs at a rate of its own)
 	limit=$(($(guest_jobs_secs "$w") * ARCH_TIME_FACTOR + GUEST_BOOT_SECS))
@@ -258,19 +261,20 @@ guest_boot() {
 	guest_cpio "$w/root" "$w/jobs.cpio"
 	cat "$ARCH_DIR/initramfs/base.cpio" "$w/jobs.cpio" >"$w/initrd.cpio"
 	rm -f "$w/jobs.cpio"
-	rm -f "$w/monitor.in" "$w/monitor.out" "$w/hung"
+	rm -f "$w/monitor.in" "$w/monitor.out" "$w/hung" "$w/gdb.sock"
 	mkfifo "$w/monitor.in" "$w/monitor.out"
+	mapfile -t gdb < <(guest_gdb_args "$w")
 	t0=$(now)
 	"$ARCH_QEMU" "${ARCH_QEMU_ARGS[@]}" \
 		-m "$GUEST_MEM" -smp "$GUEST_SMP" \
 		-nodefaults -display none -no-reboot "${ARCH_CHANNEL_ARGS[@]}" \
-		"${GUEST_QEMU_EXTRA[@]}" \
+		"${GUEST_QEMU_EXTRA[@]}" "${gdb[@]}" \
 		-monitor "pipe:$w/monitor" \
 		-kernel "$(arch_boot_kernel)" -initrd "$w/initrd.cpio" \
 		-append "console=$ARCH_CONSOLE quiet panic=-1 $ARCH_APPEND guest_out=$ARCH_OUT_TTY" \
 		</dev/null >"$w/qemu.log" 2>&1 &
 	guest_wait_qemu "$w" $! "$limit" || rc=$?
-	rm -f "$w/initrd.cpio" "$w/monitor.in" "$w/monitor.out"
+	rm -f "$w/initrd.cpio" "$w/monitor.in" "$w/monitor.out" "$w/gdb.sock"
 	touch "$w/console.log" "$w/results.log"	# QEMU may not have started
 	GUEST_BOOT_WALL=$(elapsed "$t0")
 	vlog "guest ran ${GUEST_BOOT_WALL}s (limit ${limit}s)"
@@ -369,6 +373,7 @@ guest_dump_cpus() {
 			echo "$cpu at $(guest_symbol "$map" "$pc")"
 		done >"$w/cpus"
 	[ -s "$w/cpus" ] || echo "QEMU's monitor did not answer: QEMU itself is stuck" >"$w/cpus"
+	guest_gdb_dump "$w"
 }
 
 # guest_symbol MAP ADDR: ADDR (hex) as FUNCTION+0xOFF by the symbol map
