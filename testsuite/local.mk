@@ -16,6 +16,7 @@ guest_lib_files = \
 	testsuite/lib/arch.sh \
 	testsuite/lib/sysroot.sh \
 	testsuite/lib/guest.sh \
+	testsuite/lib/guest-gdb.sh \
 	testsuite/lib/stap.sh \
 	testsuite/lib/guest-init \
 	testsuite/lib/guest-kernel \
@@ -57,7 +58,7 @@ EXTRA_DIST += testsuite/README.md testsuite/guest-run \
 	testsuite/guest/run-suite-forky testsuite/guest/run-suite-forky-arm64 \
 	testsuite/guest/run-suite-rt testsuite/guest/run-suite-debug \
 	testsuite/guest/check-debug testsuite/guest/run-suite-labels \
-	testsuite/guest/run-remote \
+	testsuite/guest/hang-hunt testsuite/guest/run-remote \
 	testsuite/guest/x86_64 testsuite/guest/arm64 testsuite/guest/remote \
 	$(guest_lib_files) $(guest_prog_files)
 

@@ -1,6 +1,6 @@
 # guest-gdb.sh - a hung guest seen from inside, through QEMU's gdbstub
-# (sourced by guest.sh; bash).  With GUEST_GDB=1 each boot listens on
-# WORK/gdb.sock (guest_gdb_args), and a boot declared hung
+# (sourced by guest.sh; bash).  Each boot listens on WORK/gdb.sock
+# (guest_gdb_args; GUEST_GDB=0: none), and a boot declared hung
 # (guest_wait_qemu) leaves, beside WORK/cpus:
 #
 #   WORK/stacks  each vCPU's registers, and the words on its stack that
@@ -8,7 +8,7 @@
 #                frame an NMI or interrupt came in on) or a CPU's run
 #                queue (its lock is the run queue's first field), named
 #                by the kernel's symbol map
-#   WORK/irqs    each CPU's NMIs and local timer interrupts (x86's
+#   WORK/irqs    each CPU's NMIs and local timer interrupts (x86_64's
 #                irq_stat), read twice GUEST_GDB_GAP seconds apart: a
 #                CPU taking NMIs back to back, or no timer interrupt
 #
@@ -28,11 +28,14 @@ for p in 0 1 2 3; do
 	GUEST_GDB_STACK_PAGES+=("thread apply all -c x/512gx ((unsigned long)\$sp & ~0xfffUL) + $p * 0x1000")
 done
 
-# guest_gdb_args WORK: QEMU's options for the gdbstub (none without
-# GUEST_GDB=1 or gdb).
+# guest_gdb_args WORK: QEMU's options for the gdbstub: none with
+# GUEST_GDB=0, without gdb, or where the socket's path would be too long
+# for a socket (108 bytes).  A stub no debugger attaches to costs a TCG
+# guest nothing.
 guest_gdb_args() {
-	[ "${GUEST_GDB:-0}" = 1 ] && command -v gdb >/dev/null || return 0
-	printf '%s\n' -gdb "unix:$1/gdb.sock,server=on,wait=off"
+	local sock=$1/gdb.sock
+	[ "${GUEST_GDB:-1}" = 1 ] && command -v gdb >/dev/null && [ ${#sock} -lt 100 ] || return 0
+	printf '%s\n' -gdb "unix:$sock,server=on,wait=off"
 }
 
 # guest_gdb WORK COMMAND...: one gdb session on the stopped guest (gdb
@@ -63,7 +66,7 @@ guest_gdb_dump() {
 	guest_gdb "$w" 'info threads' 'thread apply all info registers' \
 		"${GUEST_GDB_STACK_PAGES[@]}" |
 		guest_gdb_annotate "$map" "$rqs" >"$w/stacks"
-	[ -z "$offs" ] || guest_gdb_irqs "$w" "$data" "$offs" >"$w/irqs"
+	[ -z "$offs" ] || [ "$ARCH" != x86_64 ] || guest_gdb_irqs "$w" "$data" "$offs" >"$w/irqs"
 	return 0
 }
 
