@@ -211,13 +211,14 @@ struct perfctr_gsnap {
 #ifdef PERFCTR_HAVE_PAYLOAD
 /*
  * The sample whose body runs on a CPU, for the payload functions
- * (perfctr_sample.c): set by our handler around stap's for exactly as
- * long as stap's runs, on the handler's stack.
+ * (perfctr_sample.c): set by our handler around stap's, on the handler's
+ * stack, with the interrupt level the body runs at.
  */
 struct perfctr_sample_now {
 	struct perf_event *event;
 	struct perf_sample_data *data;
 	unsigned int idx;		/* the clause */
+	unsigned int level;		/* perfctr_sample_level() */
 };
 
 static void perfctr_sample_run(unsigned int idx, struct perf_event *ev,
@@ -299,6 +300,7 @@ enum {
 	PERFCTR_RACE_THREAD_NEW,	/* a record claimed, not yet filled */
 	PERFCTR_RACE_TASK_GONE,		/* totals moving */
 	PERFCTR_RACE_SUM_SNAP,		/* a snapshot's first copy half written */
+	PERFCTR_RACE_SAMPLE_SLOT,	/* a sample's slot set, its body not begun */
 	PERFCTR_RACE_POINTS
 };
 #ifdef PERFCTR_SELFTEST
@@ -360,11 +362,17 @@ static __always_inline bool perfctr_counting_here(const struct perf_event *ev)
  * ev's count, brought up to date from the PMU when it counts on this CPU
  * (pmu->read(): the NMI-safe update perf_event_read_local() does too),
  * else as its last schedule-out, switch or tick left it.  IRQs off, so it
- * cannot be scheduled out or updated by a PMU interrupt under us.
+ * cannot be scheduled out or updated by a PMU interrupt under us.  An
+ * event the PMU has stopped while perf keeps it ACTIVE (PERF_HES_STOPPED:
+ * x86_pmu_enable() moving it to another hardware counter, where an NMI
+ * can land) has its count already, and its counter is not yet its own:
+ * pmu->read() would add the difference from the old counter's value for
+ * good.
  */
 static __always_inline u64 perfctr_event_count(struct perf_event *ev)
 {
-	if (perfctr_counting_here(ev))
+	if (perfctr_counting_here(ev) &&
+	    !(READ_ONCE(ev->hw.state) & PERF_HES_STOPPED))
 		ev->pmu->read(ev);
 	return local64_read(&ev->count);
 }

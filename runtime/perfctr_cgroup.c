@@ -23,7 +23,11 @@
  * from one half, never the new sum with the old start (which would count
  * the stretch twice).  A reader on another CPU reads only accumulators:
  * one 64-bit load each, and an accumulator never goes back, so any half
- * it finds holds a count that was true at some moment.
+ * it finds holds a count that was true at some moment, provided it sees
+ * the half's accumulator as written before the flip it found: cur is
+ * stored with release and loaded with acquire (on arm64 a plain load
+ * could see the new cur and the half's accumulator of two switches
+ * before, and a read after one that saw the old half would go back).
  */
 #ifdef PERFCTR_NCGROUP
 
@@ -66,9 +70,9 @@ static bool perfctr_cg_has(struct task_struct *t, unsigned int k)
 static const struct perfctr_cg_half *
 perfctr_cg_now(const struct perfctr_cg_cpu *cc)
 {
-	unsigned int c = READ_ONCE(cc->cur);
+	/* the half's stores before cur's, on any CPU */
+	unsigned int c = smp_load_acquire(&cc->cur);
 
-	barrier();	/* the half was written before cur, on this CPU */
 	return &cc->h[c & 1];
 }
 
@@ -99,8 +103,8 @@ static void perfctr_cg_on_switch(void *data, bool preempt,
 		WRITE_ONCE(n->acc[k], acc);	/* one store: remote readers */
 		n->start[k] = v;
 	}
-	barrier();	/* a nested reader flips to the new half whole */
-	WRITE_ONCE(cc->cur, cc->cur + 1);
+	/* a reader, nested or on another CPU, flips to the new half whole */
+	smp_store_release(&cc->cur, cc->cur + 1);
 }
 
 /* This CPU's part of slot k: its accumulator, and the current task's

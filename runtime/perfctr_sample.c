@@ -68,12 +68,25 @@ static int perfctr_read_total(unsigned int idx, u64 *val);
 
 #ifdef PERFCTR_HAVE_PAYLOAD
 /*
+ * How deep in interrupts this CPU is: NMI and hard IRQ nesting, and
+ * whether it serves softirqs.  Any interrupt that comes in adds to it.
+ */
+static __always_inline unsigned int perfctr_sample_level(void)
+{
+	return preempt_count() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET);
+}
+
+/*
  * The handler of clause idx's events: stap's, with the sample in the
  * CPU's reach while it runs the body.  The slot holds a pointer to this
  * frame, written in one store: an interrupt or NMI whose own sample
  * body runs meanwhile (a PMU interrupt during a page fault's) saves and
- * puts back the one it found.  perfctr_cpus outlives every sampling
- * event (perfctr_stop() frees it after stap's exit and the task events'
+ * puts back the one it found.  A software event's overflow runs with
+ * IRQs on, and stap's handler turns them off only inside: a probe of an
+ * interrupt that comes before that, or after, sees the slot set.  So
+ * the slot says the level the body runs at, and a reader at another
+ * level finds no sample.  perfctr_cpus outlives every sampling event
+ * (perfctr_stop() frees it after stap's exit and the task events'
  * release).
  */
 static void perfctr_sample_run(unsigned int idx, struct perf_event *ev,
@@ -81,7 +94,8 @@ static void perfctr_sample_run(unsigned int idx, struct perf_event *ev,
 			       struct pt_regs *regs)
 {
 	struct perfctr_sample_now now = { .event = ev, .data = data,
-					  .idx = idx };
+					  .idx = idx,
+					  .level = perfctr_sample_level() };
 	struct perfctr_cpu __percpu *pcs = READ_ONCE(perfctr_cpus);
 	const struct perfctr_sample_now *prev = NULL;
 	struct perfctr_cpu *pc = NULL;
@@ -91,6 +105,7 @@ static void perfctr_sample_run(unsigned int idx, struct perf_event *ev,
 		prev = READ_ONCE(pc->sample);
 		WRITE_ONCE(pc->sample, &now);
 		barrier();
+		PERFCTR_RACE(SAMPLE_SLOT);
 	}
 	perfctr_sample_stap[idx](ev, data, regs);
 	if (likely(pc)) {
@@ -164,8 +179,8 @@ static int perfctr_sample_value(unsigned int pv, long long arg, u64 *val)
 
 	now = pcs && pv < PERFCTR_PV_N ? READ_ONCE(this_cpu_ptr(pcs)->sample) :
 	      NULL;
-	if (!now)
-		return -ENOENT;
+	if (!now || now->level != perfctr_sample_level())
+		return -ENOENT;	/* an interrupt's probe, not the body */
 	if (perfctr_pvs[pv].bit & ~perfctr_requests[now->idx].payload)
 		return -EPERM;
 	d = now->data;

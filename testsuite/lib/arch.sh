@@ -113,6 +113,19 @@ arch_x86_64_machine() {
 	held | "") ;;
 	*) die "GUEST_LABELS=$GUEST_LABELS: held or free" ;;
 	esac
+	# GUEST_X2APIC=1 (a tree stack): the APICs in x2APIC mode, as on every
+	# server and KVM guest.  QEMU's own APIC (TCG's) has that mode from
+	# QEMU 9.0, so the tree's QEMU runs (lib/tree-qemu), and Linux turns
+	# it on only with interrupt remapping: q35 and an intel-iommu with
+	# eim=on.  guest_apic=x2apic tells the tests what was asked.
+	if [ "${GUEST_X2APIC:-0}" = 1 ]; then
+		stack_is_tree || die "GUEST_X2APIC=1 runs a tree stack's QEMU: --stack trixie or forky"
+		ARCH_QEMU=$top_srcdir/testsuite/lib/tree-qemu
+		export TREE_QEMU_ROOT=$TREE_ROOT
+		ARCH_QEMU_ARGS=(-machine q35 -accel "tcg${GUEST_TCG_OPTS:+,$GUEST_TCG_OPTS}"
+			-cpu max -device intel-iommu,intremap=on,eim=on)
+		ARCH_APPEND+=" guest_apic=x2apic"
+	fi
 	ARCH_TIME_FACTOR=1	# TCG without -icount: the host's time
 	ARCH_CC=${GUEST_CC:-gcc}
 	ARCH_STAP_OPTS=()
@@ -327,7 +340,10 @@ arch_fetch() {
 	if stack_is_tree; then
 		case $ARCH in
 		arm64) tree_arm64_fetch ;;
-		*) tree_fetch ;;
+		*)
+			tree_fetch
+			[ "${GUEST_X2APIC:-0}" != 1 ] || tree_add_packages qemu qemu-system-x86
+			;;
 		esac
 		arch_setup "$ARCH"
 		[ -n "$ARCH_RELEASE" ] || die "no $TREE_SUITE tree in $TREE_ROOT (or no $ARCH sysroot)"

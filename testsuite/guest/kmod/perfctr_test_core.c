@@ -30,6 +30,10 @@
  * that crosses it, with the writer's user registers: as a PMU interrupt
  * would, but in the writing task's own context.
  *
+ * Writing 1 to parameters/hold holds the writing CPU's events stopped
+ * while perf has them active, as a PMU moving them to other counters
+ * does (ptc_hold_set); 0 lets them go.
+ *
  * Writing a or b to parameters/unplug unregisters that PMU while its
  * events live, as a driver unbound from its device or a device that goes
  * away does: Linux 6.15 and later revoke the events (their state
@@ -46,9 +50,13 @@
 #include <linux/version.h>
 
 #define PTC_ACTIVE 8	/* sampling events active on a CPU at once */
+#define PTC_EVENTS 16	/* events active on a CPU at once */
+#define PTC_STALE 1000000000ULL	/* what a "moved" event's counter holds */
 
 static DEFINE_PER_CPU(u64, ptc_ticks);
-/* the sampling events active on each CPU: its add and del, IRQs off */
+static DEFINE_PER_CPU(u64, ptc_stale);	/* parameters/hold */
+/* the events (all; sampling) active on each CPU: its add and del, IRQs off */
+static DEFINE_PER_CPU(struct perf_event *[PTC_EVENTS], ptc_events);
 static DEFINE_PER_CPU(struct perf_event *[PTC_ACTIVE], ptc_sampling);
 
 /*
@@ -132,40 +140,105 @@ static struct ptc_pmu *to_ptc(struct pmu *pmu)
 	return container_of(pmu, struct ptc_pmu, pmu);
 }
 
-/* The ticks of the event's CPU, where it is active. */
+/* The ticks of the event's CPU, where it is active (and what a held
+ * CPU's counters hold besides). */
 static u64 test_pmu_now(struct perf_event *event)
 {
-	return __this_cpu_read(ptc_ticks);
+	return __this_cpu_read(ptc_ticks) + __this_cpu_read(ptc_stale);
 }
 
 #include "perfctr_test_pmu.h"
 
-/* test_pmu_add(), and a sampling event into this CPU's list. */
-static int ptc_add(struct perf_event *event, int flags)
+/* ev into list (n slots), or -EAGAIN when it is full. */
+static int ptc_list_add(struct perf_event **list, int n, struct perf_event *ev)
 {
-	struct perf_event **active = *this_cpu_ptr(&ptc_sampling);
 	int k;
 
-	if (is_sampling_event(event)) {
-		for (k = 0; k < PTC_ACTIVE && active[k]; k++)
-			;
-		if (k == PTC_ACTIVE)
-			return -EAGAIN;		/* no room: not scheduled */
-		active[k] = event;
+	for (k = 0; k < n && list[k]; k++)
+		;
+	if (k == n)
+		return -EAGAIN;
+	list[k] = ev;
+	return 0;
+}
+
+static void ptc_list_del(struct perf_event **list, int n, struct perf_event *ev)
+{
+	int k;
+
+	for (k = 0; k < n; k++)
+		if (list[k] == ev)
+			list[k] = NULL;
+}
+
+/* test_pmu_add(), and the event into this CPU's lists: no room, not
+ * scheduled. */
+static int ptc_add(struct perf_event *event, int flags)
+{
+	struct perf_event **all = *this_cpu_ptr(&ptc_events);
+
+	if (ptc_list_add(all, PTC_EVENTS, event))
+		return -EAGAIN;
+	if (is_sampling_event(event) &&
+	    ptc_list_add(*this_cpu_ptr(&ptc_sampling), PTC_ACTIVE, event)) {
+		ptc_list_del(all, PTC_EVENTS, event);
+		return -EAGAIN;
 	}
 	return test_pmu_add(event, flags);
 }
 
 static void ptc_del(struct perf_event *event, int flags)
 {
-	struct perf_event **active = *this_cpu_ptr(&ptc_sampling);
-	int k;
-
-	for (k = 0; k < PTC_ACTIVE; k++)
-		if (active[k] == event)
-			active[k] = NULL;
+	ptc_list_del(*this_cpu_ptr(&ptc_events), PTC_EVENTS, event);
+	ptc_list_del(*this_cpu_ptr(&ptc_sampling), PTC_ACTIVE, event);
 	test_pmu_del(event, flags);
 }
+
+/*
+ * Writing 1 to parameters/hold stops every event active on the writing
+ * CPU as x86_pmu_enable() does before it moves events to other hardware
+ * counters (x86_pmu_stop(event, PERF_EF_UPDATE)): each stays ACTIVE for
+ * perf and is PERF_HES_STOPPED for the PMU, its count up to date, and
+ * the counter it would read now holds something else (the ticks plus
+ * PTC_STALE), until 0 is written: they start again from the ticks
+ * (x86_pmu_start(event, PERF_EF_RELOAD)).  A pmu->read() in between
+ * would add the difference to the count for good.
+ */
+static int ptc_hold_set(const char *val, const struct kernel_param *kp)
+{
+	struct perf_event **all;
+	unsigned long flags;
+	bool on;
+	int rc = kstrtobool(val, &on), k;
+
+	if (rc)
+		return rc;
+	local_irq_save(flags);
+	all = *this_cpu_ptr(&ptc_events);
+	for (k = 0; k < PTC_EVENTS; k++) {
+		if (!all[k])
+			continue;
+		if (on)
+			test_pmu_stop(all[k], PERF_EF_UPDATE);
+		else if (!(all[k]->hw.state & PERF_HES_STOPPED))
+			test_pmu_read(all[k]);	/* added while held: so far */
+	}
+	__this_cpu_write(ptc_stale, on ? PTC_STALE : 0);
+	for (k = 0; k < PTC_EVENTS && !on; k++) {
+		if (!all[k])
+			continue;
+		if (all[k]->hw.state & PERF_HES_STOPPED)
+			test_pmu_start(all[k], PERF_EF_RELOAD);
+		else
+			local64_set(&all[k]->hw.prev_count, test_pmu_now(all[k]));
+	}
+	local_irq_restore(flags);
+	return 0;
+}
+
+static const struct kernel_param_ops ptc_hold_ops = { .set = ptc_hold_set };
+module_param_cb(hold, &ptc_hold_ops, NULL, 0200);
+MODULE_PARM_DESC(hold, "1: stops the writing CPU's events as perf does to move them; 0: starts them");
 
 /* As armpmu_event_init(): its own events, and the generic ones it maps;
  * a CPU of the other PMU is -ENOENT, so that the kernel tries it. */
