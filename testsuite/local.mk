@@ -22,6 +22,7 @@ guest_lib_files = \
 	testsuite/lib/guest-kernel \
 	testsuite/lib/stack.sh \
 	testsuite/lib/chroot-run \
+	testsuite/lib/tree-qemu \
 	testsuite/lib/tracepoints.sh \
 	testsuite/lib/apt-sources.sh \
 	testsuite/lib/guest-wait \
@@ -58,7 +59,8 @@ EXTRA_DIST += testsuite/README.md testsuite/guest-run \
 	testsuite/guest/run-suite-forky testsuite/guest/run-suite-forky-arm64 \
 	testsuite/guest/run-suite-rt testsuite/guest/run-suite-debug \
 	testsuite/guest/check-debug testsuite/guest/run-suite-labels \
-	testsuite/guest/hang-hunt testsuite/guest/run-remote \
+	testsuite/guest/hang-hunt testsuite/guest/run-suite-x2apic \
+	testsuite/guest/run-remote \
 	testsuite/guest/x86_64 testsuite/guest/arm64 testsuite/guest/remote \
 	$(guest_lib_files) $(guest_prog_files)
 
@@ -82,7 +84,7 @@ guest_suites_later = \
 	testsuite/guest/run-suite-trixie-arm64 \
 	testsuite/guest/run-suite-trixie testsuite/guest/run-suite-rt \
 	testsuite/guest/run-suite-debug testsuite/guest/run-suite-labels \
-	testsuite/guest/run-remote
+	testsuite/guest/run-suite-x2apic testsuite/guest/run-remote
 # a compile server (stap-serverd) on this machine building for the x86_64
 # guest, whose module runs there (testsuite/server/use-server.test)
 guest_suites_later += testsuite/server/use-server.test
@@ -103,7 +105,7 @@ guest-fetch-start:
 	@test '$(GUEST_FETCH)' != no || exit 0; \
 	want=; for t in $(TESTS); do case $$t in \
 	  */run-suite-trixie-arm64) want="$$want trixie:arm64" ;; \
-	  */run-suite-trixie | */run-suite-labels) want="$$want trixie:x86_64" ;; \
+	  */run-suite-trixie | */run-suite-labels | */run-suite-x2apic) want="$$want trixie:x86_64" ;; \
 	  */run-suite-forky-arm64) want="$$want forky:arm64" ;; \
 	  */run-suite-forky) want="$$want forky:x86_64" ;; \
 	  */run-suite-rt) want="$$want rt:x86_64" ;; \
