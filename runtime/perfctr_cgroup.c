@@ -25,9 +25,11 @@
  * one 64-bit load each, and an accumulator never goes back, so any half
  * it finds holds a count that was true at some moment, provided it sees
  * the half's accumulator as written before the flip it found: cur is
- * stored with release and loaded with acquire (on arm64 a plain load
- * could see the new cur and the half's accumulator of two switches
- * before, and a read after one that saw the old half would go back).
+ * stored with release (on arm64 two plain stores may become visible to
+ * another CPU in either order: the new cur with the half as it was two
+ * switches before, and a read after one that saw the old half would go
+ * back), and the half is found through the cur loaded (an address
+ * dependency, which orders the two loads, as rcu_dereference() does).
  */
 #ifdef PERFCTR_NCGROUP
 
@@ -70,8 +72,8 @@ static bool perfctr_cg_has(struct task_struct *t, unsigned int k)
 static const struct perfctr_cg_half *
 perfctr_cg_now(const struct perfctr_cg_cpu *cc)
 {
-	/* the half's stores before cur's, on any CPU */
-	unsigned int c = smp_load_acquire(&cc->cur);
+	/* the half's address depends on c: loaded after it, on any CPU */
+	unsigned int c = READ_ONCE(cc->cur);
 
 	return &cc->h[c & 1];
 }
