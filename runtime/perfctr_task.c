@@ -46,6 +46,9 @@ struct perfctr_task {
 	int release;		/* the work releases it after this grace period */
 	int rearm;		/* a read found one in ERROR state */
 	unsigned int live;	/* 1 + its place in perfctr_task_live[], 0 */
+	/* held by an exec of this task (compared, never followed): its new
+	 * image's counters wait for these to go */
+	const struct task_struct *exec_of;
 };
 
 static struct perfctr_taskmap perfctr_task_ids;
@@ -55,6 +58,7 @@ static unsigned int perfctr_task_seq;	/* odd: totals moving */
 static int perfctr_task_seq_cpu;	/* where, while it is odd */
 static DEFINE_RAW_SPINLOCK(perfctr_task_lock);	/* perfctr_task_seq */
 static atomic_t perfctr_task_lost;	/* tasks not counted, or in part */
+static atomic_t perfctr_task_execs;	/* held records with exec_of set */
 /* The slots of the tasks followed now, packed: added to at the end under
  * perfctr_task_lock (readers see the count only after the slot), taken
  * out, the last moved into the hole, under the lock and an odd seq. */
@@ -265,6 +269,20 @@ static void perfctr_task_live_del(unsigned int s)
 	perfctr_tasks[s].live = 0;
 }
 
+/* Does a record of tsk's own exec wait for the release work?  A record
+ * the work has released no longer names it. */
+static bool perfctr_task_exec_held(const struct task_struct *tsk)
+{
+	unsigned int s;
+
+	if (!atomic_read(&perfctr_task_execs))
+		return false;
+	for (s = 0; s < perfctr_task_ids.size; s++)
+		if (READ_ONCE(perfctr_tasks[s].exec_of) == tsk)
+			return true;
+	return false;
+}
+
 /* Found (sleepable, usually in tsk itself): the task's counters for the
  * requests of this target. */
 static void perfctr_task_found(unsigned int tgt, struct task_struct *tsk)
@@ -281,8 +299,10 @@ static void perfctr_task_found(unsigned int tgt, struct task_struct *tsk)
 	 * until the release work has run: new pinned counters next to them
 	 * may find the PMU full, fail to schedule, and stay in error for
 	 * good.  Let the old ones go first (a grace period, once per exec).
+	 * A new thread has none: it does not wait for other tasks' exits.
 	 */
-	flush_work(&perfctr_task_work);
+	if (perfctr_task_exec_held(tsk))
+		flush_work(&perfctr_task_work);
 	s = perfctr_taskmap_get(&perfctr_task_ids, tsk, 1, &fresh);
 	if (s < 0) {
 		atomic_inc(&perfctr_task_lost);
@@ -326,6 +346,10 @@ static void perfctr_task_gone(struct task_struct *tsk)
 			atomic64_add(perfctr_event_count(t->ev[i][k]),
 				     &perfctr_task_done[i]);
 	perfctr_task_live_del(s);
+	if (!(tsk->flags & PF_EXITING)) {	/* an exec: tsk lives on */
+		WRITE_ONCE(t->exec_of, tsk);
+		atomic_inc(&perfctr_task_execs);
+	}
 	perfctr_taskmap_put(&perfctr_task_ids, s, 1);
 	PERFCTR_RACE(TASK_GONE);
 	smp_wmb();
@@ -387,6 +411,8 @@ static void perfctr_task_work_fn(struct work_struct *work)
 		if (!t->release)
 			continue;
 		perfctr_task_release(t);
+		if (t->exec_of)
+			atomic_dec(&perfctr_task_execs);
 		memset(t, 0, sizeof(*t));
 		perfctr_taskmap_put(&perfctr_task_ids, s, 0);
 	}
