@@ -80,7 +80,8 @@ static struct perfctr_group_slot perfctr_gslots[PERFCTR_NGROUPS];
 #define PERFCTR_GSLOTS NULL
 #endif
 
-#if defined(PERFCTR_NTHREAD) || defined(PERFCTR_NCGROUP)
+#if defined(PERFCTR_NTHREAD) || defined(PERFCTR_NCGROUP) || \
+    defined(PERFCTR_HAVE_TICK)
 #include <linux/tracepoint.h>
 
 static void perfctr_switch_lookup(struct tracepoint *tp, void *priv)
@@ -90,10 +91,11 @@ static void perfctr_switch_lookup(struct tracepoint *tp, void *priv)
 }
 
 /*
- * probe on sched_switch (.thread's and .cgroup's bookkeeping), after the
- * script's own sched_switch probes (default priority): a probe there
- * reads the outgoing thread before the bookkeeping moves on.  *tp is the
- * tracepoint while probe is registered, else NULL.  Sleepable.
+ * probe on sched_switch (.thread's and .cgroup's bookkeeping, the sum
+ * timers' parking), after the script's own sched_switch probes (default
+ * priority): a probe there reads the outgoing thread before the
+ * bookkeeping moves on.  *tp is the tracepoint while probe is
+ * registered, else NULL.  scope NULL: no message.  Sleepable.
  */
 static int perfctr_switch_hook(struct tracepoint **tp, void *probe,
 			       const char *scope)
@@ -103,8 +105,9 @@ static int perfctr_switch_hook(struct tracepoint **tp, void *probe,
 
 	for_each_kernel_tracepoint(perfctr_switch_lookup, &found);
 	if (!found) {
-		_stp_error("perfctr: %s counters need the sched_switch "
-			   "tracepoint\n", scope);
+		if (scope)
+			_stp_error("perfctr: %s counters need the sched_switch "
+				   "tracepoint\n", scope);
 		return -ENOENT;
 	}
 	rc = tracepoint_probe_register_prio(found, probe, NULL,

@@ -94,6 +94,24 @@ static void perfctr_socket_tick(void)
 	}
 }
 
+/* Does a .socket event count on this CPU (its timer must run on)?  IRQs
+ * off. */
+static bool perfctr_socket_held_here(void)
+{
+	unsigned int j, k, i;
+
+	for (j = 0; j < PERFCTR_NSOCKET; j++) {
+		if (!perfctr_sock_req[j])
+			continue;
+		i = perfctr_sock_req[j] - 1;
+		for (k = 0; k < perfctr_slots[i].nsock; k++)
+			if (perfctr_socket_of(i, k)->ev &&
+			    perfctr_counting_here(perfctr_socket_of(i, k)->ev))
+				return true;
+	}
+	return false;
+}
+
 /*
  * Socket k's latest snapshot of .socket counter idx, and its age in ns.
  * Any context, NMI included: no lock, no wait.  Returns 0, -ENODEV (no
@@ -309,6 +327,7 @@ static inline bool perfctr_socket_is(unsigned int idx) { return false; }
 static int perfctr_socket_start(void) { return 0; }
 static void perfctr_socket_stop(void) { }
 static inline void perfctr_socket_tick(void) { }
+static inline bool perfctr_socket_held_here(void) { return false; }
 static inline int perfctr_read_socket(unsigned int idx, u64 *val)
 {
 	return -ENODEV;

@@ -14,6 +14,17 @@
  * this CPU's live count plus every other CPU's latest snapshot, each at
  * most one period old (perfctr_sum_age() says how old).
  *
+ * Idle CPUs take no wakeups from the module: a CPU that switches to its
+ * idle task publishes its counts and stops its timer (parks); the switch
+ * back to a task publishes again and restarts it (a sched_switch probe).
+ * A parked CPU's snapshot is marked idle and does not age: a halted CPU
+ * counts nothing, and what its interrupts count while it is idle is
+ * published when it next runs a task, or reads a sum itself.  A timer
+ * that fires in the idle task parks too (a CPU the start or a hotplug
+ * found idle).  Not for events that count while the CPU is idle (the
+ * software clocks, PMUs other than the core's) and not on a CPU that
+ * holds a .socket event: those CPUs' timers run on.
+ *
  * The hrtimer is a hard one (HRTIMER_MODE_*_HARD): on PREEMPT_RT too it
  * expires in hard interrupt context, not in the softirq thread, so that a
  * busy real-time task cannot starve the snapshots; its work is bounded
@@ -59,11 +70,16 @@ struct perfctr_sum_cpu {
 	struct hrtimer timer;
 	int cpu;
 	int busy;		/* a writer runs on this CPU now */
+	int parked;		/* idle: its timer stopped, snapshots idle */
+	int down;		/* going offline: no timer until it is back */
 	struct perfctr_snap snap[PERFCTR_NDECLARED];
 } ____cacheline_aligned;	/* written by its timer, read remotely */
 
 static struct perfctr_sum_cpu __percpu *perfctr_sums;
 static int perfctr_sum_hp_state;	/* the dead callback's cpuhp state */
+static int perfctr_sum_running;		/* the timers are started */
+static bool perfctr_sum_quiet;		/* an idle CPU may park its timer */
+static struct tracepoint *perfctr_sum_tp;	/* sched_switch, hooked */
 
 /* The summed counters: the translator's list (PERFCTR_SUMMED, indices
  * set to 1), those that exist in this module. */
@@ -90,7 +106,7 @@ static void perfctr_sum_take(struct perfctr_sum_cpu *sc, unsigned int idx,
 	if (v->rc == -EXDEV)	/* a CPU outside its .cpus: nothing counted */
 		v->rc = 0;
 	v->ns = ktime_get_mono_fast_ns();
-	v->state = PERFCTR_SNAP_LIVE;
+	v->state = sc->parked ? PERFCTR_SNAP_IDLE : PERFCTR_SNAP_LIVE;
 	perfctr_snap_write(&sc->snap[idx], v);
 }
 
@@ -127,9 +143,39 @@ static void perfctr_sum_take_all(struct perfctr_sum_cpu *sc)
 	perfctr_sum_release(sc);
 }
 
+/* Does a counter summed here count while the CPU is idle?  Events of
+ * the core PMU, of caches and software events other than the clocks
+ * count only what the CPU does, and a halted CPU does nothing. */
+static bool perfctr_sum_counts_idle(unsigned int idx)
+{
+	const struct perfctr_slot *sl = &perfctr_slots[idx];
+
+	if (sl->nenc)		/* a hybrid machine's core PMUs */
+		return false;
+	switch (sl->type) {
+	case PERF_TYPE_HARDWARE:
+	case PERF_TYPE_HW_CACHE:
+	case PERF_TYPE_RAW:
+	case PERF_TYPE_TRACEPOINT:
+	case PERF_TYPE_BREAKPOINT:
+		return false;
+	case PERF_TYPE_SOFTWARE:
+		return sl->config == PERF_COUNT_SW_CPU_CLOCK ||
+		       sl->config == PERF_COUNT_SW_TASK_CLOCK;
+	}
+	return true;
+}
+
+/* May this CPU, idle now, stop its timer?  IRQs off. */
+static bool perfctr_sum_may_park(struct perfctr_sum_cpu *sc)
+{
+	return perfctr_sum_quiet && !sc->down && !perfctr_socket_held_here();
+}
+
 /* The timer, on its CPU, in hard interrupt context (PREEMPT_RT too).  A
  * timer that CPU hotplug moved to another CPU (only while the module
- * stops: the offline callback cancels it otherwise) stops there. */
+ * stops: the offline callback cancels it otherwise) stops there, and one
+ * that fires in the idle task parks. */
 static enum hrtimer_restart perfctr_sum_tick(struct hrtimer *t)
 {
 	struct perfctr_sum_cpu *sc = container_of(t, struct perfctr_sum_cpu,
@@ -137,20 +183,68 @@ static enum hrtimer_restart perfctr_sum_tick(struct hrtimer *t)
 
 	if (sc->cpu != smp_processor_id())
 		return HRTIMER_NORESTART;
+	sc->parked = is_idle_task(current) && perfctr_sum_may_park(sc);
 	perfctr_sum_take_all(sc);
+	if (sc->parked)
+		return HRTIMER_NORESTART;
 	hrtimer_forward_now(t, ms_to_ktime(PERFCTR_SUM_MS));
 	return HRTIMER_RESTART;
 }
 
-/* smp_call_function_single() target, on the CPU, IRQs off: a snapshot
- * now and the timer started (pinned here). */
+/* On the CPU, IRQs off: a snapshot now and the timer started (pinned
+ * here), or parked when the CPU stays idle. */
+static void perfctr_sum_wake(struct perfctr_sum_cpu *sc, bool idle)
+{
+	sc->parked = idle && perfctr_sum_may_park(sc);
+	perfctr_sum_take_all(sc);
+	if (!sc->parked)
+		hrtimer_start(&sc->timer, ms_to_ktime(PERFCTR_SUM_MS),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+/* smp_call_function_single() target: the CPU starts (or comes back). */
 static void perfctr_sum_up_here(void *unused)
 {
 	struct perfctr_sum_cpu *sc = this_cpu_ptr(perfctr_sums);
 
-	perfctr_sum_take_all(sc);
-	hrtimer_start(&sc->timer, ms_to_ktime(PERFCTR_SUM_MS),
-		      HRTIMER_MODE_REL_PINNED_HARD);
+	sc->down = 0;
+	perfctr_sum_wake(sc, is_idle_task(current));
+}
+
+/* smp_call_function_single() target: a CPU went away, and a .socket
+ * event may move here; a parked timer runs again until it fires idle. */
+static void perfctr_sum_unpark_here(void *unused)
+{
+	struct perfctr_sum_cpu *sc = this_cpu_ptr(perfctr_sums);
+
+	if (sc->parked && !sc->down)
+		perfctr_sum_wake(sc, is_idle_task(current));
+}
+
+/*
+ * sched_switch, on this CPU, IRQs off, the run queue locked (the
+ * scheduler's own hrtick starts its timer there too): a CPU going idle
+ * parks before its tick is stopped, one leaving idle runs its timer
+ * again.  Both publish: the counts of the task that ran, or of the
+ * interrupts the idle CPU took.
+ */
+static void perfctr_sum_on_switch(void *data, bool preempt,
+				  struct task_struct *prev,
+				  struct task_struct *next,
+				  unsigned int prev_state)
+{
+	struct perfctr_sum_cpu *sc;
+
+	if (!READ_ONCE(perfctr_sum_running))
+		return;
+	sc = this_cpu_ptr(perfctr_sums);
+	if (is_idle_task(next) && !sc->parked && perfctr_sum_may_park(sc)) {
+		sc->parked = 1;
+		perfctr_sum_take_all(sc);
+		hrtimer_try_to_cancel(&sc->timer);	/* never running here */
+	} else if (is_idle_task(prev) && sc->parked && !sc->down) {
+		perfctr_sum_wake(sc, false);	/* current is still prev */
+	}
 }
 
 static void perfctr_sum_last_here(void *unused)
@@ -166,13 +260,24 @@ static void perfctr_sum_cpu_up(unsigned int cpu)
 }
 
 /* Offline callback's part, on cpu: no timer there any more (perf's own
- * hotplug would move it to another CPU), and its counts as of now. */
+ * hotplug would move it to another CPU), and its counts as of now.  The
+ * other CPUs' timers run again: a .socket event moves to one of them
+ * (its driver's offline callback comes after this one). */
 static void perfctr_sum_cpu_down(unsigned int cpu)
 {
+	struct perfctr_sum_cpu *sc;
+	int c;
+
 	if (!perfctr_sums)
 		return;
-	hrtimer_cancel(&per_cpu_ptr(perfctr_sums, cpu)->timer);
+	sc = per_cpu_ptr(perfctr_sums, cpu);
+	WRITE_ONCE(sc->down, 1);	/* the switch probe, here, sees it */
+	hrtimer_cancel(&sc->timer);
 	smp_call_function_single(cpu, perfctr_sum_last_here, NULL, 1);
+	for_each_online_cpu(c)
+		if (c != cpu)
+			smp_call_function_single(c, perfctr_sum_unpark_here,
+						 NULL, 1);
 }
 
 /*
@@ -205,15 +310,24 @@ static int perfctr_sum_cpu_dead(unsigned int cpu)
 }
 
 /* Sleepable, before CPU hotplug is locked: the snapshots, timers set up
- * (not started).  -ENOMEM. */
+ * (not started), the switch probe that parks them.  -ENOMEM. */
 static int perfctr_sum_alloc(void)
 {
 	struct perfctr_sum_cpu *sc;
+	unsigned int i;
 	int cpu;
 
 	perfctr_sums = alloc_percpu(struct perfctr_sum_cpu);
 	if (!perfctr_sums)
 		return -ENOMEM;
+	perfctr_sum_quiet = true;
+	for (i = 0; i < PERFCTR_NDECLARED; i++)
+		if (perfctr_sum_on(i) && perfctr_sum_counts_idle(i))
+			perfctr_sum_quiet = false;
+	/* without the tracepoint the timers never park */
+	if (perfctr_sum_quiet &&
+	    perfctr_switch_hook(&perfctr_sum_tp, perfctr_sum_on_switch, NULL))
+		perfctr_sum_quiet = false;
 	for_each_possible_cpu(cpu) {
 		sc = per_cpu_ptr(perfctr_sums, cpu);
 		sc->cpu = cpu;
@@ -249,6 +363,7 @@ static int perfctr_sum_start(void)
 {
 	int cpu;
 
+	WRITE_ONCE(perfctr_sum_running, 1);
 	for_each_online_cpu(cpu)
 		smp_call_function_single(cpu, perfctr_sum_up_here, NULL, 1);
 	return 0;
@@ -263,6 +378,8 @@ static void perfctr_sum_stop(void)
 	if (perfctr_sum_hp_state > 0)
 		cpuhp_remove_state_nocalls(perfctr_sum_hp_state);
 	perfctr_sum_hp_state = 0;
+	WRITE_ONCE(perfctr_sum_running, 0);
+	perfctr_switch_unhook(&perfctr_sum_tp, perfctr_sum_on_switch);
 	if (!perfctr_sums)
 		return;
 	for_each_possible_cpu(cpu)
@@ -338,7 +455,7 @@ static int perfctr_read_sum_age(unsigned int idx, u64 *age)
 	me = smp_processor_id();
 	now = ktime_get_mono_fast_ns();
 	for_each_possible_cpu(c) {
-		if (c == me ||
+		if (c == me ||	/* an idle CPU's snapshot does not age */
 		    !perfctr_snap_read(&per_cpu_ptr(perfctr_sums, c)->snap[idx],
 				       &v) ||
 		    v.state != PERFCTR_SNAP_LIVE)
