@@ -13,7 +13,7 @@
 #                                 @RUN@ expanded; @MOD:JOB@ = JOB's module)
 #   bench_boot                    boot once, run the queue in order
 #   bench_output JOB [CPUS]       what JOB printed (in the boot with CPUS)
-#   bench_least JOB               least "N ns per iteration" bench_loop printed
+#   bench_least JOB [CPUS]        least "N ns per iteration" bench_loop printed
 # shellcheck shell=bash
 set -uo pipefail
 BENCH_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -130,7 +130,7 @@ bench_output() {
 # table still prints, the run fails at the end.
 bench_least() {
 	local v
-	v=$(bench_output "$1" |
+	v=$(bench_output "$1" "${2:-}" |
 	    sed -n 's/^bench_loop: .*: \([0-9.]*\) ns per iteration$/\1/p' |
 	    sort -n | head -1)
 	if [ -z "$v" ]; then

@@ -47,7 +47,8 @@ struct perfctr_task {
 	int rearm;		/* a read found one in ERROR state */
 	unsigned int live;	/* 1 + its place in perfctr_task_live[], 0 */
 	/* held by an exec of this task (compared, never followed): its new
-	 * image's counters wait for these to go */
+	 * image's counters wait for these to go.  Last: the release work
+	 * clears the fields before it, then this one. */
 	const struct task_struct *exec_of;
 };
 
@@ -278,7 +279,7 @@ static bool perfctr_task_exec_held(const struct task_struct *tsk)
 	if (!atomic_read(&perfctr_task_execs))
 		return false;
 	for (s = 0; s < perfctr_task_ids.size; s++)
-		if (READ_ONCE(perfctr_tasks[s].exec_of) == tsk)
+		if (smp_load_acquire(&perfctr_tasks[s].exec_of) == tsk)
 			return true;
 	return false;
 }
@@ -411,9 +412,11 @@ static void perfctr_task_work_fn(struct work_struct *work)
 		if (!t->release)
 			continue;
 		perfctr_task_release(t);
-		if (t->exec_of)
+		memset(t, 0, offsetof(struct perfctr_task, exec_of));
+		if (t->exec_of) {	/* its exec's new counters may come */
+			smp_store_release(&t->exec_of, NULL);
 			atomic_dec(&perfctr_task_execs);
-		memset(t, 0, sizeof(*t));
+		}
 		perfctr_taskmap_put(&perfctr_task_ids, s, 0);
 	}
 }

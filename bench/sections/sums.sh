@@ -6,7 +6,9 @@
 # .cpu counter with a 1 ms period (-D PERFCTR_SUM_MS=1), over the same
 # module unsummed (bench/scopes/sw_cpu.stp): under -icount the ticks'
 # instructions are guest time, so the difference per iteration, times
-# 10^6 / ns per iteration, is what one tick costs.
+# 10^6 / ns per iteration, is what one tick costs.  The switch probe that
+# parks an idle CPU's timer: bench_loop's pipe round trips (two switches,
+# no CPU going idle) under the summing module, over the module unsummed.
 # shellcheck shell=bash
 
 SUMS_N=${BENCH_SUMS_N:-20000}
@@ -29,21 +31,18 @@ sums_queue() {
 		"@BENCH@/scopes/sw_cpu.stp"
 	bench_add sums_tick -D PERFCTR_SUM_MS=1 \
 		-c "@PROGS@/bench_loop syscalls $SUMS_TICK_N" "@BENCH@/sums/sw_sum.stp"
+	bench_add sums_switch_none -c "@PROGS@/bench_loop switches $SUMS_N" \
+		"@BENCH@/scopes/sw_cpu.stp"
+	bench_add sums_switch -c "@PROGS@/bench_loop switches $SUMS_N" \
+		"@BENCH@/sums/sw_sum.stp"
 	BENCH_REBOOT_JOBS+=" sums_call sums_read"
 	[[ " ${BENCH_EXTRA_BOOTS[*]} " == *" 4 "* ]] || BENCH_EXTRA_BOOTS+=(4)
 }
 
-# sums_least JOB CPUS: bench_least in the boot with CPUS.
-sums_least() {
-	bench_output "$1" "$2" |
-		sed -n 's/^bench_loop: .*: \([0-9.]*\) ns per iteration$/\1/p' |
-		sort -n | head -1 | grep . || echo nan
-}
-
 sums_table() {
 	local r1 r4 none tick per
-	r1=$(bench_over "$(sums_least sums_read 1)" "$(sums_least sums_call 1)")
-	r4=$(bench_over "$(sums_least sums_read 4)" "$(sums_least sums_call 4)")
+	r1=$(bench_over "$(bench_least sums_read 1)" "$(bench_least sums_call 1)")
+	r4=$(bench_over "$(bench_least sums_read 4)" "$(bench_least sums_call 4)")
 	none=$(bench_least sums_tick_none)
 	tick=$(bench_least sums_tick)
 	per=$(awk -v a="$tick" -v b="$none" 'BEGIN { printf "%.0f", (a - b) * 1e6 / b }')
@@ -54,6 +53,7 @@ sums_table() {
 	echo "| a perfctr_sum() read in a kprobe, 1 CPU | $r1 | per read, over 1 control call |"
 	echo "| the same, 4 CPUs | $r4 | the same jobs in a 4-CPU boot: $(bench_over "$r4" "$r1" 3) per other CPU |"
 	echo "| one snapshot tick, one summed counter | $per | bench_loop syscalls $SUMS_TICK_N, period 1 ms, over the counter unsummed: difference per iteration x 10^6 / ns per iteration |"
+	echo "| a context switch, one summed counter | $(bench_over "$(bench_least sums_switch)" "$(bench_least sums_switch_none)" 2) | the switch probe (no CPU goes idle): bench_loop switches $SUMS_N, over the counter unsummed, per switch |"
 	echo "| the timer per CPU per second, default 10 ms period | $(awk -v p="$per" 'BEGIN { printf "%.0f (%.4f%% of a CPU at 1 instruction per ns)", p * 100, p * 100 / 1e7 }') | 100 ticks |"
 	echo
 }

@@ -8,12 +8,15 @@
  *             on it costs: process("bench_loop").function("bench_call"))
  *   switches  N pipe round trips with a child on the same CPU: two
  *             context switches each (what bookkeeping at a switch costs)
+ *   threads   N pthread_create() and pthread_join() of a thread that
+ *             returns at once (what following a new thread costs)
  *
  * Pinned to CPU 0 (the child too).  Three repetitions; prints
  * "bench_loop: MODE N: R ns per iteration" for each, where R has two
  * decimals.  Makes no markers.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -53,6 +56,22 @@ static void calls(long n)
 
 	for (i = 0; i < n; i++)
 		bench_call();
+}
+
+static void *nothing(void *arg)
+{
+	return arg;
+}
+
+static void threads(long n)
+{
+	pthread_t t;
+	long i;
+
+	for (i = 0; i < n; i++)
+		if (pthread_create(&t, NULL, nothing, NULL) ||
+		    pthread_join(t, NULL))
+			guest_fail("bench_loop", "pthread");
 }
 
 static int to_child[2], to_parent[2];
@@ -108,17 +127,19 @@ static pid_t answerer(void)
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
-	long n = guest_count_arg("bench_loop", "syscalls|calls|switches N",
+	long n = guest_count_arg("bench_loop", "syscalls|calls|switches|threads N",
 				 argc > 2 ? argv[2] : NULL, 1);
 	void (*run)(long) = !strcmp(mode, "syscalls") ? syscalls :
 			    !strcmp(mode, "calls") ? calls :
-			    !strcmp(mode, "switches") ? switches : NULL;
+			    !strcmp(mode, "switches") ? switches :
+			    !strcmp(mode, "threads") ? threads : NULL;
 	pid_t child = -1;
 	long long t0;
 	int rep;
 
 	if (!run) {
-		fprintf(stderr, "usage: bench_loop syscalls|calls|switches N\n");
+		fprintf(stderr,
+			"usage: bench_loop syscalls|calls|switches|threads N\n");
 		return 2;
 	}
 	guest_pin_cpu(0);
