@@ -23,7 +23,9 @@
  * that fires in the idle task parks too (a CPU the start or a hotplug
  * found idle).  Not for events that count while the CPU is idle (the
  * software clocks, PMUs other than the core's) and not on a CPU that
- * holds a .socket event: those CPUs' timers run on.
+ * holds a .socket event: those CPUs' timers run on.  A module with
+ * .socket counters and no sums runs timers only on the CPUs that hold
+ * their events: the others' park at their first tick.
  *
  * The hrtimer is a hard one (HRTIMER_MODE_*_HARD): on PREEMPT_RT too it
  * expires in hard interrupt context, not in the softirq thread, so that a
@@ -78,7 +80,8 @@ struct perfctr_sum_cpu {
 static struct perfctr_sum_cpu __percpu *perfctr_sums;
 static int perfctr_sum_hp_state;	/* the dead callback's cpuhp state */
 static int perfctr_sum_running;		/* the timers are started */
-static bool perfctr_sum_quiet;		/* an idle CPU may park its timer */
+static bool perfctr_sum_any;		/* a counter is summed (not .socket) */
+static bool perfctr_sum_quiet;		/* and an idle CPU's need no timer */
 static struct tracepoint *perfctr_sum_tp;	/* sched_switch, hooked */
 
 /* The summed counters: the translator's list (PERFCTR_SUMMED, indices
@@ -166,10 +169,16 @@ static bool perfctr_sum_counts_idle(unsigned int idx)
 	return true;
 }
 
-/* May this CPU, idle now, stop its timer?  IRQs off. */
-static bool perfctr_sum_may_park(struct perfctr_sum_cpu *sc)
+/* Does this CPU need its timer, idle or not?  Its sums do while it runs
+ * tasks (and while it idles, when they count then), a .socket event it
+ * holds always.  IRQs off. */
+static bool perfctr_sum_needed(struct perfctr_sum_cpu *sc, bool idle)
 {
-	return perfctr_sum_quiet && !sc->down && !perfctr_socket_held_here();
+	if (sc->down)
+		return false;
+	if (perfctr_sum_any && (!idle || !perfctr_sum_quiet))
+		return true;
+	return perfctr_socket_held_here();
 }
 
 /* The timer, on its CPU, in hard interrupt context (PREEMPT_RT too).  A
@@ -183,7 +192,7 @@ static enum hrtimer_restart perfctr_sum_tick(struct hrtimer *t)
 
 	if (sc->cpu != smp_processor_id())
 		return HRTIMER_NORESTART;
-	sc->parked = is_idle_task(current) && perfctr_sum_may_park(sc);
+	sc->parked = !perfctr_sum_needed(sc, is_idle_task(current));
 	perfctr_sum_take_all(sc);
 	if (sc->parked)
 		return HRTIMER_NORESTART;
@@ -192,10 +201,10 @@ static enum hrtimer_restart perfctr_sum_tick(struct hrtimer *t)
 }
 
 /* On the CPU, IRQs off: a snapshot now and the timer started (pinned
- * here), or parked when the CPU stays idle. */
+ * here), or parked when the CPU does not need it. */
 static void perfctr_sum_wake(struct perfctr_sum_cpu *sc, bool idle)
 {
-	sc->parked = idle && perfctr_sum_may_park(sc);
+	sc->parked = !perfctr_sum_needed(sc, idle);
 	perfctr_sum_take_all(sc);
 	if (!sc->parked)
 		hrtimer_start(&sc->timer, ms_to_ktime(PERFCTR_SUM_MS),
@@ -211,8 +220,8 @@ static void perfctr_sum_up_here(void *unused)
 	perfctr_sum_wake(sc, is_idle_task(current));
 }
 
-/* smp_call_function_single() target: a CPU went away, and a .socket
- * event may move here; a parked timer runs again until it fires idle. */
+/* smp_call_function_single() target: a CPU died, and a .socket event
+ * may have moved here: a parked CPU that now needs its timer starts it. */
 static void perfctr_sum_unpark_here(void *unused)
 {
 	struct perfctr_sum_cpu *sc = this_cpu_ptr(perfctr_sums);
@@ -238,11 +247,12 @@ static void perfctr_sum_on_switch(void *data, bool preempt,
 	if (!READ_ONCE(perfctr_sum_running))
 		return;
 	sc = this_cpu_ptr(perfctr_sums);
-	if (is_idle_task(next) && !sc->parked && perfctr_sum_may_park(sc)) {
+	if (is_idle_task(next) && !sc->parked && !perfctr_sum_needed(sc, true)) {
 		sc->parked = 1;
 		perfctr_sum_take_all(sc);
 		hrtimer_try_to_cancel(&sc->timer);	/* never running here */
-	} else if (is_idle_task(prev) && sc->parked && !sc->down) {
+	} else if (is_idle_task(prev) && sc->parked &&
+		   perfctr_sum_needed(sc, false)) {
 		perfctr_sum_wake(sc, false);	/* current is still prev */
 	}
 }
@@ -260,13 +270,10 @@ static void perfctr_sum_cpu_up(unsigned int cpu)
 }
 
 /* Offline callback's part, on cpu: no timer there any more (perf's own
- * hotplug would move it to another CPU), and its counts as of now.  The
- * other CPUs' timers run again: a .socket event moves to one of them
- * (its driver's offline callback comes after this one). */
+ * hotplug would move it to another CPU), and its counts as of now. */
 static void perfctr_sum_cpu_down(unsigned int cpu)
 {
 	struct perfctr_sum_cpu *sc;
-	int c;
 
 	if (!perfctr_sums)
 		return;
@@ -274,10 +281,6 @@ static void perfctr_sum_cpu_down(unsigned int cpu)
 	WRITE_ONCE(sc->down, 1);	/* the switch probe, here, sees it */
 	hrtimer_cancel(&sc->timer);
 	smp_call_function_single(cpu, perfctr_sum_last_here, NULL, 1);
-	for_each_online_cpu(c)
-		if (c != cpu)
-			smp_call_function_single(c, perfctr_sum_unpark_here,
-						 NULL, 1);
 }
 
 /*
@@ -285,7 +288,9 @@ static void perfctr_sum_cpu_down(unsigned int cpu)
  * dead, with CPU hotplug locked.  perf has taken cpu's counters off the
  * PMU: their counts are final, and nothing on cpu changes its pairs or
  * snapshots any more.  Its final count is what the online callback will
- * carry on from (perfctr_event_final), published once and for all.
+ * carry on from (perfctr_event_final), published once and for all.  The
+ * drivers' offline callbacks, before, moved its .socket events to other
+ * CPUs: those that were parked start their timers.
  */
 static int perfctr_sum_cpu_dead(unsigned int cpu)
 {
@@ -295,6 +300,7 @@ static int perfctr_sum_cpu_dead(unsigned int cpu)
 	const struct perfctr_pair *p;
 	unsigned long flags;
 	unsigned int i;
+	int c;
 
 	local_irq_save(flags);
 	for (i = 0; i < PERFCTR_NDECLARED; i++) {
@@ -306,6 +312,8 @@ static int perfctr_sum_cpu_dead(unsigned int cpu)
 		perfctr_snap_write(&sc->snap[i], &v);
 	}
 	local_irq_restore(flags);
+	for_each_online_cpu(c)
+		smp_call_function_single(c, perfctr_sum_unpark_here, NULL, 1);
 	return 0;
 }
 
@@ -320,12 +328,18 @@ static int perfctr_sum_alloc(void)
 	perfctr_sums = alloc_percpu(struct perfctr_sum_cpu);
 	if (!perfctr_sums)
 		return -ENOMEM;
+	perfctr_sum_any = false;
 	perfctr_sum_quiet = true;
-	for (i = 0; i < PERFCTR_NDECLARED; i++)
-		if (perfctr_sum_on(i) && perfctr_sum_counts_idle(i))
+	for (i = 0; i < PERFCTR_NDECLARED; i++) {
+		if (!perfctr_sum_on(i))
+			continue;
+		perfctr_sum_any = true;
+		if (perfctr_sum_counts_idle(i))
 			perfctr_sum_quiet = false;
-	/* without the tracepoint the timers never park */
-	if (perfctr_sum_quiet &&
+	}
+	/* only sums park and restart at switches; without the tracepoint
+	 * their timers never park */
+	if (perfctr_sum_any && perfctr_sum_quiet &&
 	    perfctr_switch_hook(&perfctr_sum_tp, perfctr_sum_on_switch, NULL))
 		perfctr_sum_quiet = false;
 	for_each_possible_cpu(cpu) {
