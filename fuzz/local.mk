@@ -4,8 +4,8 @@
 ## fuzz/fuzz.test (replays, then 20 s each; skips without clang).
 
 fuzz_harnesses = fuzz/translator.c fuzz/modtab_table.c fuzz/modtab_elf.c \
-	fuzz/name.c fuzz/holders.c fuzz/memfile.h fuzz/tabcheck.h \
-	fuzz/elfwrap.h
+	fuzz/name.c fuzz/holders.c fuzz/assign.c fuzz/memfile.h \
+	fuzz/tabcheck.h fuzz/elfwrap.h
 EXTRA_DIST += fuzz/README.md fuzz/run fuzz/fuzz.test $(fuzz_harnesses) \
 	fuzz/corpus fuzz/regressions fuzz/dict docs/reliability.md
 
