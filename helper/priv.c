@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "internal.h"
+#include "perfctr_priv_rule.h"
 
 int perfctr_priv__applies(const struct perfctr_modtab *tab, unsigned int uid)
 {
@@ -33,27 +34,23 @@ int perfctr_paranoid__read(const char *procfs_root)
 	return v;
 }
 
-/* As the kernel's perf_event_open for a user without CAP_PERFMON (Debian
- * adds level 3); the same rules as the module's perfctr_priv_rule(). */
+/* As the kernel's perf_event_open for a user without CAP_PERFMON: the
+ * module's rule (perfctr_priv_rule.h); a sysctl that cannot be read
+ * allows nothing. */
 const char *perfctr_priv__rule(const struct perfctr_request *req,
 			       const struct perfctr_encoding *enc,
 			       int paranoid, int *need)
 {
-	if (paranoid == PERFCTR_PARANOID_UNKNOWN || paranoid > 2) {
-		*need = 2;
-		return "any counter";
-	}
-	if (!(enc->flags & PERFCTR_F_EXCLUDE_KERNEL) && paranoid > 1) {
-		*need = 1;
-		return "counting in kernel mode";
-	}
-	if (req->scope != PERFCTR_SCOPE_PROCESS && paranoid > 0) {
-		*need = 0;
-		return req->group[0] ? "a group's counter (CPU-wide: perfctr-run "
-				       "opens it on each CPU)" :
-		       "a CPU-wide counter (.cpu, .thread, .cgroup, .multiplex)";
-	}
-	return NULL;
+	struct perfctr_priv_what w = {
+		.flags = enc->flags, .config = enc->config,
+		.payload = req->payload,
+		.per_task = req->scope == PERFCTR_SCOPE_PROCESS,
+		.grouped = !!req->group[0],
+	};
+
+	if (paranoid == PERFCTR_PARANOID_UNKNOWN)
+		paranoid = 3;
+	return perfctr_priv_rule(&w, paranoid, need);
 }
 
 int perfctr_priv__check(const struct perfctr_modtab *tab,

@@ -9,15 +9,9 @@
  * who may load a module may give it any perfctr_assign=.  So for a module
  * built with --privilege=stapsys or stapusr, loaded by a user who is not
  * root, the start refuses, before any counter exists, every request that
- * perf_event_open would refuse that user (kernel/events/core.c,
- * include/linux/perf_event.h, Debian's level 3):
- *
- *   perf_event_paranoid > 2   no counter at all
- *   perf_event_paranoid > 1   no counting in kernel mode (exclude_kernel
- *                             clear: perf_allow_kernel)
- *   perf_event_paranoid > 0   no CPU-wide counter (.cpu, .thread, .cgroup,
- *                             .multiplex: perf_allow_cpu)
- *
+ * perf_event_open would refuse that user: the rule of
+ * perfctr_priv_rule.h, which perfctr-run applies first (levels, kernel
+ * mode, physical addresses, CPU-wide counters, Intel's AnyThread bit);
  * and a .process counter is made only in tasks whose real, effective and
  * saved uids are the user's (perf's ptrace_may_access, simplified).
  *
@@ -43,6 +37,7 @@
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
 #include <linux/sched/task.h>
+#include "perfctr_priv_rule.h"
 
 #define PERFCTR_PARANOID_PATH "proc/sys/kernel/perf_event_paranoid"
 
@@ -115,30 +110,25 @@ static int perfctr_paranoid(int *val)
 	return perfctr_paranoid_file(val);
 }
 
-/*
- * The rule of perf_event_open that request i breaks at this level, and
- * the level it needs (*need); NULL when perf would allow it.
- */
-static const char *perfctr_priv_rule(unsigned int i, int paranoid, int *need)
+/* What perf would refuse request i at this level (perfctr_priv_rule.h),
+ * and the level it needs (*need); NULL when perf would allow it. */
+static const char *perfctr_priv_refused(unsigned int i, int paranoid,
+					int *need)
 {
 	const struct perfctr_request_desc *r = &perfctr_requests[i];
+	const struct perfctr_slot *sl = &perfctr_slots[i];
+	struct perfctr_priv_what w = {
+		.flags = sl->flags,
+		.config = sl->config,
+		.payload = r->payload,
+		.per_task = r->scope == PERFCTR_SCOPE_PROCESS,
+		.grouped = !!r->group,
+	};
+	unsigned int k;
 
-	if (paranoid > 2) {
-		*need = 2;
-		return "any counter";
-	}
-	if (!(perfctr_slots[i].flags & PERFCTR_F_EXCLUDE_KERNEL) &&
-	    paranoid > 1) {
-		*need = 1;
-		return "counting in kernel mode";
-	}
-	if (r->scope != PERFCTR_SCOPE_PROCESS && paranoid > 0) {
-		*need = 0;
-		return r->group ? "a group's counter (CPU-wide: perfctr-run "
-				  "opens it on each CPU)" :
-		       "a CPU-wide counter (.cpu, .thread, .cgroup, .multiplex)";
-	}
-	return NULL;
+	for (k = 0; k < sl->nenc; k++)	/* each core PMU's encoding */
+		w.config |= sl->enc[k].config;
+	return perfctr_priv_rule(&w, paranoid, need);
 }
 
 static bool perfctr_priv_enforced;
@@ -168,7 +158,7 @@ static int perfctr_priv_check(void)
 	for (i = 0; i < PERFCTR_NDECLARED; i++) {
 		if (!perfctr_requests[i].id)
 			continue;
-		rule = perfctr_priv_rule(i, paranoid, &need);
+		rule = perfctr_priv_refused(i, paranoid, &need);
 		if (!rule)
 			continue;
 		bad++;

@@ -7,7 +7,10 @@
 #include <errno.h>
 #include <string.h>
 
+#include <linux/perf_event.h>
+
 #include "libperfctr.h"
+#include "perfctr_payload.h"
 #include "tap.h"
 #include "util.h"
 
@@ -95,6 +98,55 @@ int main(void)
 				       sizeof(err)) == -EACCES &&
 		   strstr(err, "counting in kernel mode"),
 		   "  at 2, counting in kernel mode: refused for that first");
+	}
+	/* a sample's physical address: perf_allow_kernel whatever the
+	 * levels (kernel/events/core.c) */
+	{
+		struct perfctr_modtab u = tab("stapusr");
+		struct perfctr_request req = { .scope = P,
+					       .payload = PERFCTR_PL_PHYS };
+		char err[512] = "";
+
+		ok(perfctr_priv__check(&u, &req, &user_only, 2, 1000, err,
+				       sizeof(err)) == -EACCES &&
+		   strstr(err, "is 2, and a sample's physical address needs 1 "
+			  "or less"), "stapusr, .process, user only, a "
+			  "physical address, paranoid 2: refused (%s)", err);
+		ok(perfctr_priv__check(&u, &req, &user_only, 1, 1000, err,
+				       sizeof(err)) == 0, "  at 1: allowed");
+		req.payload = PERFCTR_PL_ADDR;
+		ok(perfctr_priv__check(&u, &req, &user_only, 2, 1000, err,
+				       sizeof(err)) == 0,
+		   "  a virtual address at 2: allowed");
+	}
+	/* Intel's AnyThread bit (config bit 21): perf_allow_cpu on x86 */
+	{
+		struct perfctr_modtab u = tab("stapusr");
+		struct perfctr_request req = { .scope = P };
+		struct perfctr_encoding any = user_only;
+		char err[512] = "";
+		int rc;
+
+		any.type = PERF_TYPE_RAW;
+		any.config = 0x2000c0;	/* INST_RETIRED.ANY_P, AnyThread */
+		rc = perfctr_priv__check(&u, &req, &any, 1, 1000, err,
+					 sizeof(err));
+#if defined(__x86_64__) || defined(__i386__)
+		ok(rc == -EACCES && strstr(err, "is 1, and the AnyThread bit "
+					   "(config bit 21: it counts the "
+					   "sibling hyperthread's work too) "
+					   "needs 0 or less"),
+		   "x86: .process raw event with AnyThread, paranoid 1: "
+		   "refused (%s)", err);
+#else
+		ok(rc == 0, "not x86: config bit 21 is no AnyThread bit");
+#endif
+		ok(perfctr_priv__check(&u, &req, &any, 0, 1000, err,
+				       sizeof(err)) == 0, "  at 0: allowed");
+		any.config = 0xc0;
+		ok(perfctr_priv__check(&u, &req, &any, 1, 1000, err,
+				       sizeof(err)) == 0,
+		   "  without the bit at 1: allowed");
 	}
 	/* root, and stapdev modules: anything */
 	expect("stapusr", C, &kernel_too, 3, 0, NULL);
