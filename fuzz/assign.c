@@ -3,10 +3,8 @@
  * assign.c - libFuzzer harness: any bytes (up to the first NUL) as the
  * module's perfctr_assign parameter, through the module's own parser
  * (runtime/perfctr_assign.c, built for userspace as the unit tests build
- * it), against a table with a request of every kind: a group of two, a
- * .socket counter, a .thread counter restricted to some CPUs, a
- * .multiplex one, one absent from the module, a .user one, a .cgroup
- * one on one CPU, a .kernel one, a :G one and a .process one.  Anyone who may load a module may pass this value, so
+ * it), against a table with a request of every kind (assign-table.h).
+ * Anyone who may load a module may pass this value, so
  * what it promises: -EINVAL with a message, or 0 with every present
  * request assigned a counter type, every CPU it names below the kernel's
  * count and in order, every group's fds in range; and the same slots when
@@ -25,38 +23,7 @@
 	}								\
 } while (0)
 
-#define MAX_CPUS 8
-
-static const struct perfctr_request_desc reqs[] = {
-	{ .id = "cyc", .event = "cycles", .plm = PERFCTR_PLM_ALL,
-	  .group = 1, .gslot = 0 },
-	{ .id = "ins", .event = "instructions", .plm = PERFCTR_PLM_ALL,
-	  .group = 1, .gslot = 1 },
-	{ .id = "dram", .event = "uncore_imc_0/cas_count_read/",
-	  .plm = PERFCTR_PLM_ALL, .scope = PERFCTR_SCOPE_SOCKET },
-	{ .id = "tcyc", .event = "cycles", .plm = PERFCTR_PLM_ALL,
-	  .scope = PERFCTR_SCOPE_THREAD, .cpus = "2-5" },
-	{ .id = "mx", .event = "cycles", .plm = PERFCTR_PLM_ALL, .mux = 1 },
-	{ .id = NULL },
-	{ .id = "iu", .event = "instructions:u", .plm = PERFCTR_PLM_USER },
-	{ .id = "tc", .event = "task-clock", .plm = PERFCTR_PLM_ALL,
-	  .scope = PERFCTR_SCOPE_CGROUP, .target = "/a", .cpus = "3" },
-	{ .id = "ck", .event = "cycles:k", .plm = PERFCTR_PLM_KERNEL },
-	{ .id = "cg", .event = "cycles:G", .plm = PERFCTR_PLM_ALL,
-	  .gh = PERFCTR_GH_GUEST },
-	{ .id = "pi", .event = "instructions", .plm = PERFCTR_PLM_ALL,
-	  .scope = PERFCTR_SCOPE_PROCESS, .target = "" },
-};
-#define NREQS (sizeof(reqs) / sizeof(reqs[0]))
-
-static const struct perfctr_group_desc groups[] = {
-	{ .name = "ipc", .leader = 0, .first = 0, .n = 2 },
-};
-
-static const struct perfctr_table table = {
-	.hash = "0123456789abcdef", .reqs = reqs, .n = NREQS,
-	.groups = groups, .ngroups = 1, .max_cpus = MAX_CPUS,
-};
+#include "../testsuite/unit/runtime/assign-table.h"
 
 static void check_slot(const struct perfctr_slot *s,
 		       const struct perfctr_request_desc *r)

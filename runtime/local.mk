@@ -13,14 +13,27 @@ dist_runtime_DATA = runtime/perfctr.h runtime/perfctr.c runtime/perfctr_assign.c
 	runtime/perfctr_snap.h runtime/perfctr_socket.c runtime/perfctr_selftest.c
 
 check_PROGRAMS += testsuite/unit/runtime/test-assign \
+	testsuite/unit/runtime/test-assign-roundtrip \
 	testsuite/unit/runtime/test-topdown testsuite/unit/runtime/test-payload
 TESTS += testsuite/unit/runtime/test-assign testsuite/unit/runtime/test-topdown \
+	testsuite/unit/runtime/test-assign-roundtrip \
 	testsuite/unit/runtime/test-payload
 testsuite_unit_runtime_test_assign_SOURCES = \
 	testsuite/unit/runtime/test-assign.c testsuite/unit/runtime/kcompat.h
 testsuite_unit_runtime_test_assign_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/runtime -I$(top_srcdir)/testsuite/unit/runtime \
 	-I$(top_srcdir)/testsuite/lib
+# the helper's record writers (helper/libperfctr.a) and the module's
+# parser, each in a file of its own: their headers cannot meet
+testsuite_unit_runtime_test_assign_roundtrip_SOURCES = \
+	testsuite/unit/runtime/test-assign-roundtrip.c \
+	testsuite/unit/runtime/roundtrip-write.c \
+	testsuite/unit/runtime/roundtrip.h testsuite/unit/runtime/assign-table.h \
+	testsuite/unit/runtime/kcompat.h
+testsuite_unit_runtime_test_assign_roundtrip_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/runtime -I$(top_srcdir)/helper \
+	-I$(top_srcdir)/testsuite/unit/runtime -I$(top_srcdir)/testsuite/lib
+testsuite_unit_runtime_test_assign_roundtrip_LDADD = helper/libperfctr.a
 testsuite_unit_runtime_test_topdown_SOURCES = \
 	testsuite/unit/runtime/test-topdown.c
 testsuite_unit_runtime_test_topdown_CPPFLAGS = $(AM_CPPFLAGS) \
