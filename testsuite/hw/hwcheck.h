@@ -71,6 +71,15 @@ struct hw_trial_opts {
  * listed name that does not resolve), or a negative errno. */
 int hw_trial_run(const struct hw_trial_opts *o, FILE *out, FILE *keys);
 
+/* ------------------------------------------------------------- priv.c */
+
+/* As root: perf_event_open(2) as user nobody at each
+ * kernel.perf_event_paranoid level (restored after) against
+ * perfctr_priv_rule(), for the rows only hardware answers (a raw event
+ * with Intel's AnyThread bit among them).  Returns 0, 1 when the rule
+ * allows what perf refuses, or a negative errno (-EPERM: not root). */
+int hw_priv_run(FILE *out, FILE *keys);
+
 /* ------------------------------------------------------------ count.c */
 
 struct hw_count_opts {

@@ -6,9 +6,10 @@ noinst_PROGRAMS += testsuite/hw/perfctr-hwcheck
 hwcheck_sources = \
 	testsuite/hw/hwcheck.h testsuite/hw/main.c testsuite/hw/trial.c \
 	testsuite/hw/count.c testsuite/hw/judge.c testsuite/hw/loop.c \
-	testsuite/hw/util.c
+	testsuite/hw/priv.c testsuite/hw/util.c
 testsuite_hw_perfctr_hwcheck_SOURCES = $(hwcheck_sources)
-testsuite_hw_perfctr_hwcheck_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/testsuite/hw
+testsuite_hw_perfctr_hwcheck_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/testsuite/hw \
+	-I$(top_srcdir)/runtime
 testsuite_hw_perfctr_hwcheck_LDFLAGS = -static
 testsuite_hw_perfctr_hwcheck_LDADD = helper/libperfctr.a $(PFM_LIBS) $(JANSSON_LIBS)
 

@@ -6,6 +6,7 @@
  *   perfctr-hwcheck count [--iterations N] [--runs R] [--pages P] [--wide]
  *                         [--keys FILE]
  *   perfctr-hwcheck dump [text|json]
+ *   perfctr-hwcheck priv [--keys FILE]       (as root)
  *
  * Lines for people on stdout; with --keys, key=value lines appended to
  * FILE.  Exit status 0, 1 when a check failed, 2 for usage or setup
@@ -40,7 +41,8 @@ static int usage(void)
 	fprintf(stderr, "usage: " PROG " trial [--seconds S] [--keys FILE]\n"
 		"       " PROG " count [--iterations N] [--runs R] [--pages P] "
 		"[--wide] [--keys FILE]\n"
-		"       " PROG " dump [text|json]\n");
+		"       " PROG " dump [text|json]\n"
+		"       " PROG " priv [--keys FILE]\n");
 	return 2;
 }
 
@@ -95,6 +97,8 @@ static int run(const char *cmd, struct args *a, FILE *keys)
 {
 	if (!strcmp(cmd, "trial"))
 		return hw_trial_run(&a->trial, stdout, keys);
+	if (!strcmp(cmd, "priv"))
+		return hw_priv_run(stdout, keys);
 	return hw_count_run(&a->count, stdout, keys);
 }
 
@@ -125,7 +129,8 @@ int main(int argc, char **argv)
 		return usage();
 	if (!strcmp(argv[1], "dump"))
 		return dump(argc, argv);
-	if (strcmp(argv[1], "trial") && strcmp(argv[1], "count"))
+	if (strcmp(argv[1], "trial") && strcmp(argv[1], "count") &&
+	    strcmp(argv[1], "priv"))
 		return usage();
 	a.trial.sysfs_root = a.count.sysfs_root = getenv("PERFCTR_SYSFS_ROOT");
 	optind = 2;
