@@ -285,10 +285,11 @@ static void perfctr_stop(void)
 	perfctr_threads_stop();
 	perfctr_cgroups_stop();
 	perfctr_samples_stop();
-	if (!perfctr_cpus)
-		return;
-	perfctr_cpus_stop();
-	perfctr_cpus_free();
+	if (perfctr_cpus) {
+		perfctr_cpus_stop();
+		perfctr_cpus_free();
+	}
+	perfctr_priv_release();
 }
 
 static int perfctr_start_checked(void)
@@ -326,8 +327,10 @@ static int perfctr_start_checked(void)
 	if (rc)
 		return rc;
 	perfctr_cpus = alloc_percpu(struct perfctr_cpu);
-	if (!perfctr_cpus)
+	if (!perfctr_cpus) {
+		perfctr_priv_release();
 		return -ENOMEM;
+	}
 	rc = perfctr_samples_start() ?: perfctr_cpus_start();
 	if (!rc)
 		rc = perfctr_threads_start();

@@ -162,7 +162,7 @@ static struct perf_event *perfctr_event_new(unsigned int idx, int cpu,
 	struct perf_event *ev;
 
 	perfctr_attr_on(&perfctr_slots[idx], cpu, &attr);
-	ev = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
+	ev = perfctr_priv_create(&attr, cpu, NULL, NULL, NULL);
 	if (IS_ERR(ev)) {
 		if (report && cpu_online(cpu))
 			_stp_error("perfctr: %s: counter \"%s\" (%s): cannot "

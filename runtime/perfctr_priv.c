@@ -25,11 +25,24 @@
  * cannot forge it).  A value that cannot be read refuses every counter.
  * CAP_PERFMON is not consulted: setuid staprun runs stapio, which starts
  * the module, with no capabilities, so a non-root user never has it here.
- * LSM hooks (security_perf_event_open) are not exported: not checked.
+ * An LSM that judges perf_event_open (SELinux) is not asked about kernel
+ * counters, and cannot be asked by a module: where one enforces, the
+ * user gets no counter (perfctr_priv_lsm()).
  *
- * Entry points, both sleepable:
+ * The kernel checks some requests itself, in the PMU's event_init, with
+ * the credentials of the task that creates the event (Intel's AnyThread
+ * bit, perf_allow_cpu(); the kprobe PMU, perfmon_capable()).  The start
+ * runs in stapio, as the user; a CPU coming online, a re-arm and the task
+ * finder run in a kthread, a kworker or another task.  So the start
+ * records its credentials and every counter of ours is made with them
+ * (perfctr_priv_create()): the kernel answers every creation as it
+ * answered the start, the user's.
+ *
+ * Entry points, all sleepable:
  *   perfctr_priv_check()     at start, after the assignment is parsed
  *   perfctr_priv_task(tsk)   the task finder's found callback
+ *   perfctr_priv_create()    perf_event_create_kernel_counter() as the user
+ *   perfctr_priv_release()   at stop, after the last counter is made
  */
 #include <linux/cred.h>
 #include <linux/fs.h>
@@ -40,6 +53,15 @@
 #include "perfctr_priv_rule.h"
 
 #define PERFCTR_PARANOID_PATH "proc/sys/kernel/perf_event_paranoid"
+#ifdef PERFCTR_LSM_TEST		/* a guest test's stand-ins */
+#define PERFCTR_LSM_PATH "tmp/perfctr_lsm"
+#define PERFCTR_SELINUX_ENFORCE_PATH "tmp/perfctr_selinux_enforce"
+#define PERFCTR_LSM_ALLOW_PATH "tmp/perfctr_lsm_allow"
+#else
+#define PERFCTR_LSM_PATH "sys/kernel/security/lsm"
+#define PERFCTR_SELINUX_ENFORCE_PATH "sys/fs/selinux/enforce"
+#define PERFCTR_LSM_ALLOW_PATH "etc/systemtap/perfctr-lsm-allow"
+#endif
 
 /* Does this module (as built) and its user get counters without limits? */
 static bool perfctr_priv_exempt(void)
@@ -60,15 +82,13 @@ static const char *perfctr_priv_name(void)
 #endif
 }
 
-/* The sysctl from the file, opened from init's root. */
-static int perfctr_paranoid_file(int *val)
+/* File path, relative to init's root (a user's own mount namespace or
+ * chroot cannot forge it), opened to read; or an ERR_PTR. */
+static struct file *perfctr_init_open(const char *path)
 {
 	struct task_struct *init;
 	struct path root = { };
 	struct file *f;
-	char buf[24];
-	loff_t pos = 0;
-	ssize_t n;
 
 	rcu_read_lock();
 	init = pid_task(find_pid_ns(1, &init_pid_ns), PIDTYPE_PID);
@@ -76,24 +96,114 @@ static int perfctr_paranoid_file(int *val)
 		get_task_struct(init);
 	rcu_read_unlock();
 	if (!init)
-		return -ESRCH;
+		return ERR_PTR(-ESRCH);
 	task_lock(init);
 	if (init->fs)
 		get_fs_root(init->fs, &root);
 	task_unlock(init);
 	put_task_struct(init);
 	if (!root.mnt)
-		return -ENOENT;
-	f = file_open_root(&root, PERFCTR_PARANOID_PATH, O_RDONLY, 0);
+		return ERR_PTR(-ENOENT);
+	f = file_open_root(&root, path, O_RDONLY, 0);
 	path_put(&root);
+	return f;
+}
+
+/* The text of init's file path into buf, a string, trimmed.  Returns its
+ * length or a negative errno. */
+static int perfctr_init_read(const char *path, char *buf, size_t len)
+{
+	struct file *f = perfctr_init_open(path);
+	loff_t pos = 0;
+	ssize_t n;
+	char *p;
+
 	if (IS_ERR(f))
 		return PTR_ERR(f);
-	n = kernel_read(f, buf, sizeof(buf) - 1, &pos);
+	n = kernel_read(f, buf, len - 1, &pos);
 	filp_close(f, NULL);
+	if (n < 0)
+		return n;
+	buf[n] = '\0';
+	p = strim(buf);
+	n = strlen(p);
+	memmove(buf, p, n + 1);
+	return n;
+}
+
+/* Does init's file path exist, root's and writable by root alone? */
+static bool perfctr_init_root_owned(const char *path)
+{
+	struct file *f = perfctr_init_open(path);
+	struct inode *inode;
+	bool ok;
+
+	if (IS_ERR(f))
+		return false;
+	inode = file_inode(f);
+	ok = uid_eq(inode->i_uid, GLOBAL_ROOT_UID) &&
+	     !(inode->i_mode & (S_IWGRP | S_IWOTH));
+	filp_close(f, NULL);
+	return ok;
+}
+
+/* The sysctl from the file. */
+static int perfctr_paranoid_file(int *val)
+{
+	char buf[24];
+	int n = perfctr_init_read(PERFCTR_PARANOID_PATH, buf, sizeof(buf));
+
 	if (n <= 0)
 		return n ? n : -EIO;
-	buf[n] = '\0';
-	return kstrtoint(strim(buf), 10, val);
+	return kstrtoint(buf, 10, val);
+}
+
+/* Is word one of the comma-separated words of list? */
+static bool perfctr_word_in(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p;
+
+	for (p = list; (p = strstr(p, word)); p += n)
+		if ((p == list || p[-1] == ',') && (!p[n] || p[n] == ','))
+			return true;
+	return false;
+}
+
+/*
+ * An LSM that judges perf_event_open(2) (security_perf_event_open():
+ * SELinux's perf_event class, open, cpu, kernel and tracepoint) is never
+ * asked about a kernel counter, and a module cannot ask it: the hook is
+ * not exported (6.1, 6.12, 7.x), nor perf_allow_kernel() and
+ * perf_allow_cpu(), which call it, and a call through kallsyms would land
+ * in a function an IBT kernel seals.  So where SELinux is active and
+ * enforcing (or may be: active, its enforce file unreadable), the rule
+ * cannot be applied as perf applies it, and a stapsys or stapusr module
+ * refuses its user every counter, unless the administrator has said that
+ * perf_event_paranoid's rule is enough here: PERFCTR_LSM_ALLOW_PATH
+ * exists, root's and writable by root alone.  What stands in the way, or
+ * NULL.  A BPF LSM program on the hook is not seen (docs/design.md).
+ */
+static const char *perfctr_priv_lsm(void)
+{
+	char buf[256];
+	int listed;
+	bool selinux;
+
+	if (perfctr_init_root_owned(PERFCTR_LSM_ALLOW_PATH))
+		return NULL;	/* the administrator's word */
+	listed = perfctr_init_read(PERFCTR_LSM_PATH, buf, sizeof(buf));
+	selinux = listed >= 0 && perfctr_word_in(buf, "selinux");
+
+
+	if (listed >= 0 && !selinux)
+		return NULL;	/* securityfs names the active LSMs */
+	if (perfctr_init_read(PERFCTR_SELINUX_ENFORCE_PATH, buf,
+			      sizeof(buf)) > 0)
+		return buf[0] == '0' ? NULL : "SELinux is enforcing";
+	if (!selinux)		/* no list, no selinuxfs: no SELinux */
+		return NULL;
+	return "SELinux is active, and whether it enforces cannot be read";
 }
 
 /* kernel.perf_event_paranoid now; 0 or a negative errno. */
@@ -133,12 +243,12 @@ static const char *perfctr_priv_refused(unsigned int i, int paranoid,
 
 static bool perfctr_priv_enforced;
 static atomic_t perfctr_priv_skipped;
+static const struct cred *perfctr_priv_cred;	/* the start's */
 
-/* Sleepable; after perfctr_assign_parse(), before any counter exists.
- * Returns 0 or -EACCES, each refused counter reported. */
-static int perfctr_priv_check(void)
+/* Returns 0 or -EACCES, each refused counter reported. */
+static int perfctr_priv_judge(void)
 {
-	const char *rule;
+	const char *rule, *lsm;
 	int paranoid, need, rc, bad = 0;
 	unsigned int i;
 
@@ -146,6 +256,17 @@ static int perfctr_priv_check(void)
 	atomic_set(&perfctr_priv_skipped, 0);
 	if (!perfctr_priv_enforced)
 		return 0;
+	lsm = perfctr_priv_lsm();
+	if (lsm) {
+		_stp_error("perfctr: %s, and the kernel does not ask it about "
+			   "a module's counters: this %s module counts nothing "
+			   "for user %u (root may run it; an administrator "
+			   "whose policy allows its users perf may create /"
+			   PERFCTR_LSM_ALLOW_PATH ", root's, writable by root "
+			   "alone)\n", lsm, perfctr_priv_name(),
+			   (unsigned int)_stp_uid);
+		return -EACCES;
+	}
 	rc = perfctr_paranoid(&paranoid);
 	if (rc) {
 		_stp_error("perfctr: this %s module counts only what "
@@ -173,6 +294,18 @@ static int perfctr_priv_check(void)
 	return bad ? -EACCES : 0;
 }
 
+/* Sleepable; after perfctr_assign_parse(), before any counter exists.
+ * Returns 0, the start's credentials recorded (perfctr_priv_release()
+ * gives them back), or -EACCES, each refused counter reported. */
+static int perfctr_priv_check(void)
+{
+	int rc = perfctr_priv_judge();
+
+	if (!rc)
+		perfctr_priv_cred = get_current_cred();
+	return rc;
+}
+
 /* Sleepable (the found callback): may the user count in tsk?  As perf's
  * ptrace check, simplified: the task's uids are all the user's. */
 static bool perfctr_priv_task(struct task_struct *tsk)
@@ -194,4 +327,34 @@ static bool perfctr_priv_task(struct task_struct *tsk)
 			  "what perf_event_open allows its user)\n", tsk->pid,
 			  (unsigned int)_stp_uid, perfctr_priv_name());
 	return ok;
+}
+
+/* perf_event_create_kernel_counter() with the start's credentials, so
+ * that the checks of the PMU's event_init judge the user whoever makes
+ * the counter.  override_creds() takes and revert_creds() gives back a
+ * reference of their own before Linux 6.14, none since: ours is held
+ * from start to stop either way.  Sleepable. */
+static struct perf_event *
+perfctr_priv_create(struct perf_event_attr *attr, int cpu,
+		    struct task_struct *tsk, perf_overflow_handler_t handler,
+		    void *context)
+{
+	const struct cred *old = NULL;
+	struct perf_event *ev;
+
+	if (perfctr_priv_cred && perfctr_priv_cred != current_cred())
+		old = override_creds(perfctr_priv_cred);
+	ev = perf_event_create_kernel_counter(attr, cpu, tsk, handler,
+					      context);
+	if (old)
+		revert_creds(old);
+	return ev;
+}
+
+/* At stop, once no counter can be made any more. */
+static void perfctr_priv_release(void)
+{
+	if (perfctr_priv_cred)
+		put_cred(perfctr_priv_cred);
+	perfctr_priv_cred = NULL;
 }

@@ -334,9 +334,8 @@ static struct perf_event *perfctr_sample_task_event(unsigned int i,
 		a.config1 = s->enc[k].config1;
 		a.config2 = s->enc[k].config2;
 	}
-	return perf_event_create_kernel_counter(&a, -1, tsk,
-						perfctr_sample_handler(i),
-						NULL);
+	return perfctr_priv_create(&a, -1, tsk, perfctr_sample_handler(i),
+				   NULL);
 }
 
 /* stap's exit, just before it releases its probes' events: what the

@@ -207,7 +207,7 @@ static struct perf_event *perfctr_task_event(unsigned int i, unsigned int k,
 	if (perfctr_samples(i))
 		return perfctr_sample_task_event(i, k, tsk);
 	perfctr_attr_enc(s, s->nenc ? &s->enc[k] : NULL, &attr);
-	return perf_event_create_kernel_counter(&attr, -1, tsk, NULL, NULL);
+	return perfctr_priv_create(&attr, -1, tsk, NULL, NULL);
 }
 
 /* Task tsk's events for request i into evs, evs[0] written last.

@@ -52,6 +52,7 @@ guest_progs_dir() {
 
 # guest_build_progs: build every progs/NAME.c (with the shared common.c)
 # that is out of date.  Static, so the guest needs no libraries for them.
+# A progs/NAME.sh is copied as NAME.
 guest_build_progs() {
 	local dir src name out
 	dir=$(guest_progs_dir)
@@ -67,6 +68,12 @@ guest_build_progs() {
 			"$src" "$GUEST_PROGS_SRC/common.c" ||
 			die "cannot build the guest program $name"
 		mv "$out.tmp" "$out"
+	done
+	for src in "$GUEST_PROGS_SRC"/*.sh; do	# scripts, as they are
+		[ -e "$src" ] || continue
+		out=$dir/$(basename "$src" .sh)
+		newer_than "$out" "$src" || continue
+		install -m 755 "$src" "$out"
 	done
 }
 

@@ -34,6 +34,9 @@
  * while perf has them active, as a PMU moving them to other counters
  * does (ptc_hold_set); 0 lets them go.
  *
+ * parameters/creator says who made the last event, as event_init saw
+ * them (effective uid, CAP_PERFMON).
+ *
  * Writing a or b to parameters/unplug unregisters that PMU while its
  * events live, as a driver unbound from its device or a device that goes
  * away does: Linux 6.15 and later revoke the events (their state
@@ -41,7 +44,9 @@
  * held given back); an older kernel would leave them pointing at a PMU
  * that is gone, so there it is refused (-EOPNOTSUPP).
  */
+#include <linux/capability.h>
 #include <linux/cpumask.h>
+#include <linux/cred.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
@@ -240,6 +245,38 @@ static const struct kernel_param_ops ptc_hold_ops = { .set = ptc_hold_set };
 module_param_cb(hold, &ptc_hold_ops, NULL, 0200);
 MODULE_PARM_DESC(hold, "1: stops the writing CPU's events as perf does to move them; 0: starts them");
 
+/*
+ * Who made the last event: its maker's effective uid and whether it had
+ * CAP_PERFMON, as a PMU's own checks in event_init judge them (Intel's
+ * AnyThread bit asks perf_allow_cpu(), the kprobe PMU perfmon_capable()):
+ * the subjective credentials, which a kernel counter's maker may have
+ * overridden.  parameters/creator reads "euid U perfmon 0|1".
+ */
+static unsigned int ptc_creator_euid = -1;
+static int ptc_creator_perfmon = -1;
+
+static void ptc_creator_note(void)
+{
+	WRITE_ONCE(ptc_creator_euid,
+		   from_kuid_munged(&init_user_ns, current_euid()));
+	WRITE_ONCE(ptc_creator_perfmon,
+		   ns_capable_noaudit(&init_user_ns, CAP_PERFMON) ||
+		   ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN));
+}
+
+static int ptc_creator_get(char *buf, const struct kernel_param *kp)
+{
+	return scnprintf(buf, PAGE_SIZE, "euid %d perfmon %d\n",
+			 (int)READ_ONCE(ptc_creator_euid),
+			 READ_ONCE(ptc_creator_perfmon));
+}
+
+static const struct kernel_param_ops ptc_creator_ops = {
+	.get = ptc_creator_get
+};
+module_param_cb(creator, &ptc_creator_ops, NULL, 0444);
+MODULE_PARM_DESC(creator, "the last event's maker: euid, CAP_PERFMON");
+
 /* As armpmu_event_init(): its own events, and the generic ones it maps;
  * a CPU of the other PMU is -ENOENT, so that the kernel tries it. */
 static int ptc_event_init(struct perf_event *event)
@@ -261,6 +298,7 @@ static int ptc_event_init(struct perf_event *event)
 		return -ENOENT;
 	if (event->attr.freq)
 		return -EINVAL;		/* a period only */
+	ptc_creator_note();
 	return 0;
 }
 

@@ -17,7 +17,11 @@
  *   wait=id      its thread id is no longer its process's id (the exec'ing
  *                thread took it: at once, when the swap came first);
  *   wait=reuse   its old thread id was taken by another task and given
- *                back again (that task lived and died in the window);
+ *                back again (that task lived and died in the window), as
+ *                seen here or as the test program says by writing 1 to
+ *                parameters/given_back once it has joined that task (the
+ *                spin can miss a short life: its vCPU is a host thread
+ *                that a loaded host may not run for milliseconds);
  *
  * or timeout_ms (5000) passed.  Each hold is said in the kernel log:
  * "perfctr_test_slow_exit: held NAME (id N) for M ms: what ended it".
@@ -44,6 +48,11 @@ MODULE_PARM_DESC(wait, "id: until its id changes; reuse: until its id "
 
 static unsigned int tse_timeout_ms = 5000;
 module_param_named(timeout_ms, tse_timeout_ms, uint, 0444);
+
+static bool tse_given_back;
+module_param_named(given_back, tse_given_back, bool, 0200);
+MODULE_PARM_DESC(given_back, "1: the held thread's id was taken and given "
+		 "back (wait=reuse)");
 
 static unsigned int tse_held;
 module_param_named(held, tse_held, uint, 0444);
@@ -87,7 +96,7 @@ static int tse_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 			bool taken = tse_taken(d->tid);
 
 			seen |= taken;
-			done = seen && !taken;
+			done = (seen && !taken) || READ_ONCE(tse_given_back);
 		} else {
 			done = READ_ONCE(current->pid) != current->tgid;
 		}

@@ -12,7 +12,9 @@
  * creates threads on CPU 1 one after another (each exits at once), until
  * one gets the old thread's id (at most 100000 tries): that one makes
  * the same measured stretch.  Prints "reuse_tid: id TID taken again
- * after K threads" (or "reuse_tid: id TID not taken again").
+ * after K threads" (or "reuse_tid: id TID not taken again"), having told
+ * perfctr_test_slow_exit, where it holds the old thread's exit, that its
+ * id was taken and given back.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -25,6 +27,7 @@
 
 #define PROG "reuse_tid"
 #define USAGE "N PAGES"
+#define GIVEN_BACK "/sys/module/perfctr_test_slow_exit/parameters/given_back"
 
 static long n, pages;
 static pid_t old_tid;
@@ -53,6 +56,19 @@ static void *candidate(void *arg)
 	return NULL;
 }
 
+/* The held old thread may go now: its id was taken and given back (the
+ * thread that took it has been joined).  Where perfctr_test_slow_exit
+ * is loaded; nothing otherwise. */
+static void tell_given_back(void)
+{
+	FILE *f = fopen(GIVEN_BACK, "w");
+
+	if (!f)
+		return;
+	fputs("1\n", f);
+	fclose(f);
+}
+
 int main(int argc, char **argv)
 {
 	pthread_attr_t attr;
@@ -73,9 +89,11 @@ int main(int argc, char **argv)
 		if (pthread_create(&t, &attr, candidate, NULL) ||
 		    pthread_join(t, NULL))
 			guest_fail(PROG, "a candidate thread");
-	if (reused)
+	if (reused) {
+		tell_given_back();
 		printf(PROG ": id %d taken again after %ld threads\n",
 		       (int)old_tid, k - 1);
+	}
 	else
 		printf(PROG ": id %d not taken again\n", (int)old_tid);
 	return !reused;
