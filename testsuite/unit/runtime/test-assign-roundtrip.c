@@ -77,26 +77,15 @@ static void enc_rand(struct rt_enc *e, int core)
 	e->config2 = value();
 }
 
-/* The flags request r must have (perfctr_flags_agree()), and the free
- * ones at random. */
+/* Flags request r may have: any the module's own check takes
+ * (perfctr_flags_agree()), the free ones at random. */
 static unsigned int flags_for(const struct perfctr_request_desc *r)
 {
-	unsigned int f = below(2) ? PERFCTR_F_EXCLUDE_HV : 0;
+	unsigned int f;
 
-	if (!(r->plm & PERFCTR_PLM_USER))
-		f |= PERFCTR_F_EXCLUDE_USER;
-	if (!(r->plm & PERFCTR_PLM_KERNEL))
-		f |= PERFCTR_F_EXCLUDE_KERNEL;
-	if (r->mux)
-		f |= PERFCTR_F_MULTIPLEX;
-	if (r->group && below(2))
-		f |= PERFCTR_F_TOPDOWN;
-	if (!r->gh && below(2))
-		f |= PERFCTR_F_EXCLUDE_GUEST;
-	if (r->gh && !(r->gh & PERFCTR_GH_GUEST))
-		f |= PERFCTR_F_EXCLUDE_GUEST;
-	if (r->gh && !(r->gh & PERFCTR_GH_HOST))
-		f |= PERFCTR_F_EXCLUDE_HOST;
+	do
+		f = below(PERFCTR_F_ALL + 1);
+	while (!perfctr_flags_agree(f, r));
 	return f;
 }
 
