@@ -60,6 +60,17 @@ struct perfctr_name {
 int perfctr_name__parse(const char *name, struct perfctr_name *out,
 			char *err, size_t errlen);
 
+/* The levels a counter of event name (parsed into n) counts at, given
+ * its clause's .user or .kernel (clause_plm; 0 for none, as for an event
+ * function): the translator's rule for every counter, at the script's
+ * position.  Returns 0 with *plm, or -EINVAL with why in err: a 'p'
+ * (precision is a sampling clause's .precise(L)), ':h' alone with no
+ * .user/.kernel (neither user nor kernel mode), or ':u'/':k' against the
+ * clause's. */
+int perfctr_name__counter_plm(const char *name, const struct perfctr_name *n,
+			      unsigned int clause_plm, unsigned int *plm,
+			      char *err, size_t errlen);
+
 /* -------------------------------------------------------------- requests */
 
 /* One counter request, as the translator declares it and the module's

@@ -144,3 +144,26 @@ int perfctr_name__parse(const char *name, struct perfctr_name *out,
 	out->base[len] = '\0';
 	return apply(mods, name, out, err, errlen);
 }
+
+int perfctr_name__counter_plm(const char *name, const struct perfctr_name *n,
+			      unsigned int clause_plm, unsigned int *plm,
+			      char *err, size_t errlen)
+{
+	unsigned int uk = n->plm & PERFCTR_PLM_ALL; /* :h only adds the hv */
+
+	if (n->precise)
+		return pc_err(err, errlen, -EINVAL, "modifier 'p' in \"%s\": a "
+			      "counter counts every event; a sampling probe "
+			      "asks for precision with '.precise(L)'", name);
+	if (n->plm && !uk && !clause_plm)
+		return pc_err(err, errlen, -EINVAL, "\"%s\" counts neither "
+			      "user nor kernel mode; add ':u' or ':k'", name);
+	if (uk && clause_plm && uk != clause_plm)
+		return pc_err(err, errlen, -EINVAL, "modifier '%s' in \"%s\" "
+			      "contradicts '.%s'",
+			      uk == PERFCTR_PLM_USER ? ":u" :
+			      uk == PERFCTR_PLM_KERNEL ? ":k" : ":uk", name,
+			      clause_plm == PERFCTR_PLM_USER ? "user" : "kernel");
+	*plm = clause_plm ? clause_plm : uk ? uk : PERFCTR_PLM_ALL;
+	return 0;
+}

@@ -42,7 +42,7 @@ static void hint(const struct model *m, const char *id, char *buf, size_t len)
 static int check_event_call(struct model *m, struct counter_read *r,
 			    struct diag *d)
 {
-	unsigned int fn = r->event_fn - 1;
+	unsigned int fn = r->event_fn - 1, plm;
 	struct perfctr_name name;
 	struct counter *c;
 	char err[256];
@@ -56,7 +56,9 @@ static int check_event_call(struct model *m, struct counter_read *r,
 			r->counter = i + 1;
 			return 0;
 		}
-	if (perfctr_name__parse(r->id, &name, err, sizeof(err)) < 0) {
+	if (perfctr_name__parse(r->id, &name, err, sizeof(err)) < 0 ||
+	    perfctr_name__counter_plm(r->id, &name, 0, &plm, err,
+				      sizeof(err)) < 0) {
 		diag__report(d, DIAG_SEMANTIC, r->src, &r->where, "%s(\"%s\"): "
 			     "%s", event_fns[fn].name, r->id, err);
 		return 1;
@@ -67,8 +69,7 @@ static int check_event_call(struct model *m, struct counter_read *r,
 	else
 		snprintf(c->id, sizeof(c->id), "__event%u", c->idx);
 	snprintf(c->event, sizeof(c->event), "%s", r->id);
-	c->plm = name.plm & PERFCTR_PLM_ALL ? name.plm & PERFCTR_PLM_ALL :
-		 PERFCTR_PLM_ALL;
+	c->plm = plm;
 	c->gh = name.gh;
 	c->scope = event_fns[fn].scope;
 	c->scope_given = 1;	/* the function's, with a target or not */

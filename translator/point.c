@@ -210,50 +210,25 @@ static int check_cpus(struct parser *ps, const char *list,
 	return 0;
 }
 
-static const char *plm_modifier(unsigned int plm)
-{
-	return plm == PERFCTR_PLM_USER ? ":u" :
-	       plm == PERFCTR_PLM_KERNEL ? ":k" : ":uk";
-}
-
-/* The event name's own modifiers must agree with .user / .kernel; its
+/* The event name's own modifiers must agree with .user / .kernel
+ * (perfctr_name__counter_plm(), as for an event function's counter); its
  * :G/:H go to the request as they are. */
 static int check_event(struct parser *ps, struct counter *c,
 		       const struct token *event_tok)
 {
 	struct perfctr_name name;
-	unsigned int uk;
 	char err[256];
 
 	if (!c->event[0]) {
 		error_at(ps, event_tok, "event name must not be empty");
 		return -1;
 	}
-	if (perfctr_name__parse(c->event, &name, err, sizeof(err)) < 0) {
+	if (perfctr_name__parse(c->event, &name, err, sizeof(err)) < 0 ||
+	    perfctr_name__counter_plm(c->event, &name, c->plm, &c->plm, err,
+				      sizeof(err)) < 0) {
 		error_at(ps, event_tok, "%s", err);
 		return -1;
 	}
-	if (name.precise) {	/* perfctr-run would refuse it at load */
-		error_at(ps, event_tok, "modifier 'p' in \"%s\": a counter "
-			 "counts every event; a sampling probe asks for "
-			 "precision with '.precise(L)'", c->event);
-		return -1;
-	}
-	uk = name.plm & PERFCTR_PLM_ALL;	/* :h only adds the hypervisor */
-	if (name.plm && !uk && !c->plm) {
-		error_at(ps, event_tok, "\"%s\" counts neither user nor "
-			 "kernel mode; add ':u' or ':k'", c->event);
-		return -1;
-	}
-	if (uk && c->plm && uk != c->plm) {
-		error_at(ps, event_tok,
-			 "modifier '%s' in \"%s\" contradicts '.%s'",
-			 plm_modifier(uk), c->event,
-			 c->plm == PERFCTR_PLM_USER ? "user" : "kernel");
-		return -1;
-	}
-	if (!c->plm)
-		c->plm = uk ? uk : PERFCTR_PLM_ALL;
 	c->gh = name.gh;
 	return 0;
 }

@@ -53,6 +53,57 @@ static const struct {
 	{ "cyc\tles", "control or blank character" },
 };
 
+/* A counter's levels from its name and its clause's .user/.kernel
+ * (perfctr_name__counter_plm): plm, or 0 and the message. */
+static const struct {
+	const char *name;
+	unsigned int clause, plm;
+	const char *msg;
+} levels[] = {
+	{ "cycles", 0, PERFCTR_PLM_ALL, NULL },
+	{ "cycles:k", 0, PERFCTR_PLM_KERNEL, NULL },
+	{ "cycles:uh", 0, PERFCTR_PLM_USER, NULL },
+	{ "cycles:h", PERFCTR_PLM_USER, PERFCTR_PLM_USER, NULL },
+	{ "cycles:u", PERFCTR_PLM_USER, PERFCTR_PLM_USER, NULL },
+	{ "cycles", PERFCTR_PLM_KERNEL, PERFCTR_PLM_KERNEL, NULL },
+	{ "cycles:h", 0, 0, "\"cycles:h\" counts neither user nor kernel "
+	  "mode; add ':u' or ':k'" },
+	{ "cycles:u", PERFCTR_PLM_KERNEL, 0, "modifier ':u' in \"cycles:u\" "
+	  "contradicts '.kernel'" },
+	{ "cycles:uk", PERFCTR_PLM_USER, 0, "modifier ':uk' in" },
+	{ "cycles:pp", 0, 0, "modifier 'p' in \"cycles:pp\": a counter counts "
+	  "every event" },
+};
+
+static void counter_levels(void)
+{
+	struct perfctr_name n;
+	unsigned int plm;
+	char err[256];
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+		err[0] = '\0';
+		plm = 0;
+		ret = perfctr_name__parse(levels[i].name, &n, err, sizeof(err));
+		if (!ret)
+			ret = perfctr_name__counter_plm(levels[i].name, &n,
+							levels[i].clause, &plm,
+							err, sizeof(err));
+		if (levels[i].msg) {
+			is_int(ret, -EINVAL, "\"%s\" with clause level %u: "
+			       "refused", levels[i].name, levels[i].clause);
+			like(err, levels[i].msg, "  and says why");
+		} else {
+			is_int(ret, 0, "\"%s\" with clause level %u: %s",
+			       levels[i].name, levels[i].clause, err);
+			is_int(plm, levels[i].plm, "  counts at level %u",
+			       levels[i].plm);
+		}
+	}
+}
+
 int main(void)
 {
 	struct perfctr_name n;
@@ -82,5 +133,6 @@ int main(void)
 	longname[PERFCTR_NAME_MAX - 1] = '\0';
 	is_int(perfctr_name__parse(longname, &n, NULL, 0), 0,
 	       "255 bytes is fine, and a NULL err buffer is allowed");
+	counter_levels();
 	return tap_done();
 }
