@@ -174,9 +174,6 @@ struct perfctr_encoding {
  * perf_event_max_sample_rate).  */
 unsigned long long perfctr_sample__min_period(
 	const struct perfctr_encoding *enc, const char *procfs_root);
-/* Can this machine sample as req asks (.sample(N) not below the smallest
- * period, .hz(F) not above the limit, .precise(L) on a PMU that has it)?
- * Returns 0, or -EINVAL with the reason, and the value allowed, in err. */
 /* Can the clause's samples carry the payload its body reads (the
  * request's payload, PERFCTR_PL_*): a data address (faults, breakpoints,
  * precise memory events), a weight or data source (precise memory
@@ -188,6 +185,9 @@ int perfctr_sample__payload(const struct perfctr_request *req,
 			    const char *sysfs_root, char *err, size_t len);
 /* The function that reads payload bit (PERFCTR_PL_*): for messages. */
 const char *perfctr_payload__fn(unsigned int bit);
+/* Can this machine sample as req asks (.sample(N) not below the smallest
+ * period, .hz(F) not above the limit, .precise(L) on a PMU that has it)?
+ * Returns 0, or -EINVAL with the reason, and the value allowed, in err. */
 int perfctr_sample__check(const struct perfctr_request *req,
 			  const struct perfctr_encoding *enc,
 			  const char *sysfs_root, const char *procfs_root,

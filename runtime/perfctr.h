@@ -8,12 +8,26 @@
  * sleeping or allocation (perfctr_read_local), and released after the
  * last probe has finished (perfctr_stop).
  *
- * The generated code defines, before including this file:
+ * The generated code (translator/emit.c) defines, before including this
+ * file:
  *   PERFCTR_NDECLARED   number of counters the script declared
  *   PERFCTR_TABLE_HASH  the request table's hash, as a string
  *   PERFCTR_NSITES      number of reads in the user's script
- *   PERFCTR_NGROUPS     groups (.group("NAME")), only when there are any,
+ *   PERFCTR_SAMPLE_MAGIC  what marks a sample as ours (perfctr_sample.c)
+ * and, only where the script needs them (the runtime builds in what they
+ * name, nothing else):
+ *   PERFCTR_NGROUPS     groups (.group("NAME")),
  *   PERFCTR_NGSLOTS     and their counters
+ *   PERFCTR_NTHREAD     .thread counters (their records' slots)
+ *   PERFCTR_THREAD_SWITCH_READS  a .thread counter read at a switch
+ *   PERFCTR_NCGROUP     .cgroup counters
+ *   PERFCTR_NSOCKET     .socket counters
+ *   PERFCTR_HAVE_PROCESS  a .process counter or sampling clause
+ *   PERFCTR_HAVE_SAMPLES  a sampling clause
+ *   PERFCTR_HAVE_PAYLOAD  a sampling body that reads a payload
+ *   PERFCTR_HAVE_SUM, PERFCTR_SUMMED  perfctr_sum() over these counters
+ *   PERFCTR_PRESENT_<idx>  a counter under a preprocessor condition
+ *                       that holds (%( %) in the script)
  * and, after it, perfctr_requests[PERFCTR_NDECLARED],
  * perfctr_groups[PERFCTR_NGROUPS] and perfctr_sites[PERFCTR_NSITES + 1]
  * (each read as the script writes it, with its file:line:column, for
@@ -227,7 +241,13 @@ static void perfctr_sample_run(unsigned int idx, struct perf_event *ev,
 
 /* The generated code's handler for sampling clause idx: ours, which
  * runs stap's (the body) with the sample in reach. */
-#define PERFCTR_SAMPLE_HANDLER(idx)					static void perfctr_sample_handler_##idx(struct perf_event *ev,						 struct perf_sample_data *data,						 struct pt_regs *regs)		{										perfctr_sample_run(idx, ev, data, regs);			}
+#define PERFCTR_SAMPLE_HANDLER(idx)					\
+static void perfctr_sample_handler_##idx(struct perf_event *ev,		\
+					 struct perf_sample_data *data,	\
+					 struct pt_regs *regs)		\
+{									\
+	perfctr_sample_run(idx, ev, data, regs);			\
+}
 #endif
 
 struct perfctr_thread;

@@ -25,7 +25,7 @@ enum tok_kind {
 	TK_PP_THEN,	/* %? */
 	TK_PP_ELSE,	/* %: */
 	TK_PP_END,	/* %) */
-	TK_JUNK,	/* bad input; lexer__junk_reason() says why */
+	TK_JUNK,	/* bad input; token.junk says why */
 };
 
 struct token {
