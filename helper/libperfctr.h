@@ -16,29 +16,10 @@
 
 /* ------------------------------------------------------------------ names */
 
-/* Privilege levels an event counts at (the script's .user/.kernel, perf's
- * :u/:k modifiers). */
-enum perfctr_plm {
-	PERFCTR_PLM_USER   = 1,
-	PERFCTR_PLM_KERNEL = 2,
-	PERFCTR_PLM_ALL    = 3,
-	PERFCTR_PLM_HV     = 4,	/* perf's :h; only from a name's modifiers */
-};
-
-/* Whether an event counts while a KVM guest runs, and while the host
- * does: perf's :G and :H (docs/reliability.md, "KVM hosts").  0 when
- * the name says neither: perfctr-run then decides as perf does. */
-enum perfctr_gh {
-	PERFCTR_GH_GUEST = 1,
-	PERFCTR_GH_HOST  = 2,
-};
-
-#define PERFCTR_NAME_MAX 256
-#define PERFCTR_ID_MAX   64
-#define PERFCTR_SRC_MAX  512
-/* A CPU list as perfctr-run carries it ("0-3,8"), with its NUL. */
-#define PERFCTR_CPU_LIST_MAX 128
-#define PERFCTR_REQ_MAX  512	/* counters one module may declare */
+/* The levels (enum perfctr_plm), guest/host bits (enum perfctr_gh),
+ * scopes, limits and the request's fields (struct perfctr_request) are
+ * the interface's, shared with the translator and the module. */
+#include "perfctr_iface.h"
 
 /* An event name split into its base and perf-style modifiers:
  * "cycles:u" -> base "cycles", plm USER.  Modifiers understood: u, k, h,
@@ -73,53 +54,10 @@ int perfctr_name__counter_plm(const char *name, const struct perfctr_name *n,
 
 /* -------------------------------------------------------------- requests */
 
-/* One counter request, as the translator declares it and the module's
- * .modinfo carries it (docs/design.md, "The request table"). */
-struct perfctr_request {
-	unsigned int idx;
-	char id[PERFCTR_ID_MAX];
-	char event[PERFCTR_NAME_MAX];
-	unsigned int plm;		/* enum perfctr_plm */
-	char src[PERFCTR_SRC_MAX];	/* "file:line:col" of the clause */
-	unsigned int mux;		/* .multiplex: time-shared, scaled */
-	unsigned int scope;		/* enum perfctr_scope */
-	char target[PERFCTR_SRC_MAX];	/* .process("path"): the path */
-	unsigned int sample;		/* .sample(N): the period, or 0 */
-	unsigned int hz;		/* .hz(F): the frequency, or 0 */
-	unsigned int precise;		/* .precise(L): 0..3 */
-	unsigned int gh;		/* the name's :G/:H (enum perfctr_gh) */
-	char group[PERFCTR_ID_MAX];	/* .group("NAME"), or "" */
-	unsigned int payload;		/* a sampling clause's payload: what
-					 * its body reads of each sample
-					 * (PERFCTR_PL_*, perfctr_payload.h) */
-	char cpus[PERFCTR_CPU_LIST_MAX];	/* .cpus("LIST"): a CPU list
-						 * or a core PMU's name; "" */
-};
-
-/* A group: its counters are one perf event group, led by the one with
- * the lowest index; at most this many (the largest PMU we know, arm64's
- * 31 event counters and the cycle counter). */
-#define PERFCTR_GROUP_MAX 32
-
 /* A sampling clause's placeholder encoding in stap's perf probe (raw,
  * config MAGIC | index), which the module replaces at start. */
 #define PERFCTR_SAMPLE_TYPE	4u		/* PERF_TYPE_RAW */
 #define PERFCTR_SAMPLE_MAGIC	0x7e5700000000ULL
-
-/* Whose work a counter counts. */
-enum perfctr_scope {
-	PERFCTR_SCOPE_CPU,	/* each CPU's, machine-wide (the default) */
-	PERFCTR_SCOPE_THREAD,	/* each thread's own, every thread */
-	PERFCTR_SCOPE_PROCESS,	/* a process's threads and children */
-	PERFCTR_SCOPE_CGROUP,	/* every task in a cgroup v2 subtree */
-	PERFCTR_SCOPE_SOCKET,	/* a socket's, of a PMU with a cpumask */
-};
-
-/* Longest perfctr_req value, with every byte of the strings escaped
- * (three bytes each), and room for the keys and numbers (under 200). */
-#define PERFCTR_REQ_FMT_MAX						\
-	(3 * (2 * PERFCTR_ID_MAX + PERFCTR_NAME_MAX + 2 * PERFCTR_SRC_MAX +	\
-	      PERFCTR_CPU_LIST_MAX) + 512)
 
 /* Writes the value of a perfctr_req entry (after "perfctr_req=").
  * Returns its length, or -ENOSPC; -EINVAL for an empty id or event or a
@@ -467,10 +405,9 @@ int perfctr_topology__check(const struct perfctr_topology *t,
 			    char *err, size_t len);
 
 /* The most core PMUs a counter gets encodings for, and CPU ranges in
- * one core PMU's list: the module's PERFCTR_CORE_PMUS and
- * PERFCTR_CPU_RANGES (runtime/perfctr.h). */
-#define PERFCTR_CORE_PMUS_MAX 4
-#define PERFCTR_CPU_RANGES_MAX 8
+ * one core PMU's list (perfctr_iface.h). */
+#define PERFCTR_CORE_PMUS_MAX	PERFCTR_CORE_PMUS
+#define PERFCTR_CPU_RANGES_MAX	PERFCTR_CPU_RANGES
 
 /* A counter's encoding on one core PMU's CPUs (a "cIDX" record). */
 struct perfctr_core_enc {

@@ -8,28 +8,17 @@
 #include <string.h>
 #include "internal.h"
 
+/* The interface's fields (perfctr_iface.h) as the key-value format's. */
 #define OFF(name) offsetof(struct perfctr_request, name)
-#define FIELD(kind, name, size)		{ #name, kind, OFF(name), size, 0, NULL }
-#define OPTIONAL(name)			{ #name, PC_KV_UINT, OFF(name), 0, 1, NULL }
-#define OPTIONAL_STR(name, size)	{ #name, PC_KV_STR, OFF(name), size, 1, NULL }
-#define LETTERS(name, letters, opt)	{ #name, PC_KV_LETTERS, OFF(name), 0, opt, letters }
+#define KV_UINT(name, arg, opt)	{ #name, PC_KV_UINT, OFF(name), 0, opt, NULL },
+#define KV_WORD(name, arg, opt)	{ #name, PC_KV_WORD, OFF(name), arg, opt, NULL },
+#define KV_STR(name, arg, opt)	{ #name, PC_KV_STR, OFF(name), arg, opt, NULL },
+#define KV_LETTERS(name, arg, opt) \
+	{ #name, PC_KV_LETTERS, OFF(name), 0, opt, arg },
+#define KV_FIELD(kind, name, arg, opt)	KV_##kind(name, arg, opt)
 
 static const struct pc_kv_field fields[] = {
-	FIELD(PC_KV_UINT, idx, 0),
-	FIELD(PC_KV_WORD, id, PERFCTR_ID_MAX),
-	FIELD(PC_KV_WORD, event, PERFCTR_NAME_MAX),
-	LETTERS(plm, "uk", 0),
-	FIELD(PC_KV_STR, src, PERFCTR_SRC_MAX),
-	OPTIONAL(mux),
-	OPTIONAL(scope),
-	OPTIONAL_STR(target, PERFCTR_SRC_MAX),
-	OPTIONAL(sample),
-	OPTIONAL(hz),
-	OPTIONAL(precise),
-	LETTERS(gh, "gh", 1),
-	OPTIONAL_STR(group, PERFCTR_ID_MAX),
-	OPTIONAL(payload),
-	OPTIONAL_STR(cpus, PERFCTR_CPU_LIST_MAX),
+	PERFCTR_REQUEST_FIELDS(KV_FIELD)
 };
 #define NFIELDS ARRAY_SIZE(fields)
 

@@ -67,7 +67,7 @@ static struct perfctr_slot perfctr_slots[PERFCTR_NDECLARED];
 
 static bool perfctr_left_out(unsigned int idx, int cpu)
 {
-	return perfctr_requests[idx].cpus &&
+	return perfctr_req_has_cpus(&perfctr_requests[idx]) &&
 	       !perfctr_slot_cpu_enc(&perfctr_slots[idx], cpu);
 }
 #ifdef PERFCTR_NGROUPS
@@ -152,7 +152,7 @@ static const char *perfctr_read_error(unsigned int idx, int rc)
 	if (rc == -EXDEV || (rc == -ENODEV &&
 			     perfctr_left_out(idx, raw_smp_processor_id())))
 		return perfctr_slots[idx].cpus_why;
-	if (rc == -ENODEV && perfctr_requests[idx].group)
+	if (rc == -ENODEV && perfctr_requests[idx].group_no)
 		return "has no group on this CPU: perfctr-run opened it on "
 		       "the CPUs that were online when it ran";
 	switch (rc) {

@@ -45,40 +45,27 @@
 #include <linux/sched/clock.h>
 #endif
 
-#define PERFCTR_PLM_USER	1u
-#define PERFCTR_PLM_KERNEL	2u
-#define PERFCTR_PLM_ALL		3u
-
-#define PERFCTR_GH_GUEST	1u
-#define PERFCTR_GH_HOST		2u
-
+#include "perfctr_iface.h"	/* levels, scopes, limits, the request */
 #include "perfctr_attr.h"	/* the assignment's flags, the attrs */
 #include "perfctr_topdown.h"	/* Intel's topdown metrics */
 
-/* One request as the translator declared it; id == NULL: not in this
- * module (never read, or its clause's %( %) condition was false). */
+/* One request as the translator declared it (its fields are the
+ * interface's, perfctr_iface.h, strings "" when not given), and where
+ * the translator placed it; id == NULL: not in this module (never
+ * read, or its clause's %( %) condition was false). */
 struct perfctr_request_desc {
-	const char *id;
-	const char *event;
-	unsigned int plm;
-	unsigned int mux;	/* .multiplex: not pinned, reads scaled */
-	unsigned int scope;	/* PERFCTR_SCOPE_* */
-	unsigned int tslot;	/* .thread, .cgroup: its slot among its
-				 * scope's counters */
-	const char *target;	/* .process("PATH"), or "" for stap's target;
-				 * .cgroup("PATH") */
-	unsigned int sample;	/* sampling clause: the period, */
-	unsigned int hz;	/* or the frequency, */
-	unsigned int precise;	/* and .precise(L) */
-	unsigned int payload;	/* what its body reads of a sample:
-				 * PERFCTR_PL_* (perfctr_payload.h) */
-	unsigned int gh;	/* the name's :G/:H: PERFCTR_GH_*, or 0 */
-	const char *src;
-	unsigned int group;	/* 1 + its group in perfctr_groups[], or 0 */
+	PERFCTR_REQUEST_FIELDS(PERFCTR_REQUEST_DESC_MEMBER)
+	unsigned int tslot;	/* .thread, .cgroup, .socket: its slot among
+				 * its scope's counters */
+	unsigned int group_no;	/* 1 + its group in perfctr_groups[], or 0 */
 	unsigned int gslot;	/* its place among all groups' counters */
-	const char *cpus;	/* .cpus("LIST"): counted only on the CPUs
-				 * its CPU records name; NULL: on every CPU */
 };
+
+/* Does request r count only on the CPUs of its .cpus("LIST")? */
+static inline int perfctr_req_has_cpus(const struct perfctr_request_desc *r)
+{
+	return r->cpus && r->cpus[0];
+}
 
 /* A perf event group: counters first .. first + n - 1 (gslots), led by
  * request leader; .multiplex for all of them or none.  n == 0: not in
@@ -90,22 +77,12 @@ struct perfctr_group_desc {
 	unsigned int mux;
 };
 
-#define PERFCTR_SCOPE_CPU	0
-#define PERFCTR_SCOPE_THREAD	1
-#define PERFCTR_SCOPE_PROCESS	2
-#define PERFCTR_SCOPE_CGROUP	3
-#define PERFCTR_SCOPE_SOCKET	4
-
 /* The most sockets a .socket counter counts on: CPUs in its PMU's
  * cpumask (stap -D PERFCTR_SOCKETS=N). */
 #ifndef PERFCTR_SOCKETS
 #define PERFCTR_SOCKETS	8
 #endif
 
-/* The most core PMUs a counter has an encoding for (a "cIDX,..."
- * record each), and CPU ranges in one record's CPU list. */
-#define PERFCTR_CORE_PMUS	4
-#define PERFCTR_CPU_RANGES	8
 /* A .cpus counter's message for a read on a CPU it does not count on. */
 #define PERFCTR_CPUS_WHY	160
 

@@ -54,7 +54,7 @@ static int perfctr_flags_agree(unsigned int flags,
 		want |= PERFCTR_F_EXCLUDE_KERNEL;
 	if (r->mux)
 		want |= PERFCTR_F_MULTIPLEX;
-	if (!r->group)		/* topdown is read in groups only */
+	if (!r->group_no)		/* topdown is read in groups only */
 		fixed |= PERFCTR_F_TOPDOWN;
 	if (r->gh) {
 		fixed |= PERFCTR_F_EXCLUDE_GUEST;
@@ -238,7 +238,7 @@ static int perfctr_core_encoded(const struct perfctr_request_desc *r)
 	if (r->scope == PERFCTR_SCOPE_PROCESS)
 		return 1;
 	return r->scope != PERFCTR_SCOPE_SOCKET && !r->sample && !r->hz &&
-	       !r->group;
+	       !r->group_no;
 }
 
 /* A core PMU's types: generic hardware and cache events (perf puts the
@@ -302,7 +302,7 @@ static int perfctr_cpu_record(char *rec, const struct perfctr_table *t,
 		return -EINVAL;
 	}
 	if (!perfctr_core_type(e.type) &&
-	    !(r->cpus && perfctr_type_allowed(e.type))) {	/* .cpus: any */
+	    !(perfctr_req_has_cpus(r) && perfctr_type_allowed(e.type))) {	/* .cpus: any */
 		snprintf(err, errlen, "counter \"%s\": CPU record of type %u, "
 			 "which is no core PMU's", r->id, e.type);
 		return -EINVAL;
@@ -386,7 +386,7 @@ static int perfctr_cpu_records_check(struct perfctr_slot *s,
 	unsigned int cpu, count;
 	char list[96];
 
-	if (r->cpus && !s->nenc) {
+	if (perfctr_req_has_cpus(r) && !s->nenc) {
 		snprintf(err, errlen, "counter \"%s\" has .cpus(\"%s\") and "
 			 "no CPU record: perfctr-run names its CPUs", r->id,
 			 r->cpus);
@@ -394,7 +394,7 @@ static int perfctr_cpu_records_check(struct perfctr_slot *s,
 	}
 	for (cpu = 0; s->nenc && cpu < max_cpus; cpu++) {
 		perfctr_cpu_enc_count(s, cpu, &count);
-		if (count == 1 || (!count && r->cpus))
+		if (count == 1 || (!count && perfctr_req_has_cpus(r)))
 			continue;
 		snprintf(err, errlen, "counter \"%s\": %s CPU %u (CPU "
 			 "records must name each of the kernel's %u CPUs "
@@ -402,7 +402,7 @@ static int perfctr_cpu_records_check(struct perfctr_slot *s,
 			 "no CPU record names", cpu, max_cpus);
 		return -EINVAL;
 	}
-	if (r->cpus) {
+	if (perfctr_req_has_cpus(r)) {
 		perfctr_cpu_list(s, max_cpus, list, sizeof(list));
 		snprintf(s->cpus_why, sizeof(s->cpus_why), "counts on CPUs %s "
 			 "only (.cpus(\"%s\")), not on this CPU", list,
@@ -429,14 +429,14 @@ static int perfctr_group_record(char *rec, const struct perfctr_table *t,
 		return -EINVAL;
 	}
 	r = idx < t->n ? &t->reqs[idx] : NULL;
-	g = r && r->id && r->group && r->group <= t->ngroups ?
-	    &t->groups[r->group - 1] : NULL;
+	g = r && r->id && r->group_no && r->group_no <= t->ngroups ?
+	    &t->groups[r->group_no - 1] : NULL;
 	if (!g || !g->n || g->leader != idx) {
 		snprintf(err, errlen, "group record for counter %u, which "
 			 "leads no group", idx);
 		return -EINVAL;
 	}
-	if (gslots[r->group - 1].assigned) {
+	if (gslots[r->group_no - 1].assigned) {
 		snprintf(err, errlen, "group \"%s\" assigned twice", g->name);
 		return -EINVAL;
 	}
@@ -446,7 +446,7 @@ static int perfctr_group_record(char *rec, const struct perfctr_table *t,
 			 "out of range", g->name, gs.ncpu, gs.fd0);
 		return -EINVAL;
 	}
-	gslots[r->group - 1] = gs;
+	gslots[r->group_no - 1] = gs;
 	return 0;
 }
 

@@ -70,7 +70,7 @@ static int perfctr_per_cpu(unsigned int idx)
 	return perfctr_requests[idx].id &&
 	       perfctr_requests[idx].scope != PERFCTR_SCOPE_PROCESS &&
 	       perfctr_requests[idx].scope != PERFCTR_SCOPE_SOCKET &&
-	       !perfctr_samples(idx) && !perfctr_requests[idx].group;
+	       !perfctr_samples(idx) && !perfctr_requests[idx].group_no;
 }
 
 /* Does request idx, per CPU, have a counter on cpu: not where its

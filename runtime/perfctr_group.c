@@ -122,11 +122,11 @@ static __always_inline int perfctr_group_take(struct perfctr_cpu *pc,
 static __always_inline const struct perfctr_gsnap *
 perfctr_group_snap(struct perfctr_cpu *pc, const struct perfctr_request_desc *r)
 {
-	struct perfctr_gsnap *s = &pc->gsnap[r->group - 1];
+	struct perfctr_gsnap *s = &pc->gsnap[r->group_no - 1];
 	u64 hit = READ_ONCE(pc->hits);
 
 	if (!hit || READ_ONCE(s->hit) != hit) {
-		s->rc = perfctr_group_take(pc, &perfctr_groups[r->group - 1], s);
+		s->rc = perfctr_group_take(pc, &perfctr_groups[r->group_no - 1], s);
 		barrier();	/* a nested reader sees the hit once it is whole */
 		WRITE_ONCE(s->hit, hit);
 	}
@@ -148,13 +148,13 @@ static __always_inline int perfctr_read_group(unsigned int idx, u64 *val)
 	int rc;
 	u64 v;
 
-	if (unlikely(!perfctr_cpus || !r->group))
+	if (unlikely(!perfctr_cpus || !r->group_no))
 		return -ENODEV;
 	local_irq_save(flags);
 	pc = this_cpu_ptr(perfctr_cpus);
 	s = perfctr_group_snap(pc, r);
 	rc = s->rc;
-	if (!rc && perfctr_groups[r->group - 1].mux) {
+	if (!rc && perfctr_groups[r->group_no - 1].mux) {
 		v = pc->gval[r->gslot];
 		if (!s->running)
 			rc = -EAGAIN;
@@ -180,7 +180,7 @@ static __always_inline int perfctr_group_or_times(unsigned int idx, u64 *val,
 	unsigned long flags;
 	int rc;
 
-	if (!r->group)
+	if (!r->group_no)
 		return perfctr_read_times(idx, val, enabled, running);
 	if (unlikely(!perfctr_cpus))
 		return -ENODEV;
@@ -217,10 +217,10 @@ static __always_inline int perfctr_read_topdown(unsigned int idx, u64 *val)
 
 	if (unlikely(!perfctr_cpus))
 		return -ENODEV;
-	k = r->group ? perfctr_gtd[r->gslot] : PERFCTR_TD_NONE;
+	k = r->group_no ? perfctr_gtd[r->gslot] : PERFCTR_TD_NONE;
 	if (k < 0 || k == PERFCTR_TD_SLOTS_KIND)
 		return -ENOTTY;
-	g = &perfctr_groups[r->group - 1];
+	g = &perfctr_groups[r->group_no - 1];
 	local_irq_save(flags);
 	pc = this_cpu_ptr(perfctr_cpus);
 	s = perfctr_group_snap(pc, r);
@@ -270,7 +270,7 @@ static unsigned int perfctr_group_member(const struct perfctr_group_desc *gd,
 	unsigned int i;
 
 	for (i = 0; i < PERFCTR_NDECLARED; i++)
-		if (perfctr_requests[i].id && perfctr_requests[i].group &&
+		if (perfctr_requests[i].id && perfctr_requests[i].group_no &&
 		    perfctr_requests[i].gslot == gd->first + m)
 			return i;
 	return gd->leader;	/* not reached: the table has them all */

@@ -232,7 +232,7 @@ static const char *perfctr_priv_refused(unsigned int i, int paranoid,
 		.config = sl->config,
 		.payload = r->payload,
 		.per_task = r->scope == PERFCTR_SCOPE_PROCESS,
-		.grouped = !!r->group,
+		.grouped = !!r->group_no,
 	};
 	unsigned int k;
 

@@ -129,7 +129,7 @@ static int perfctr_st_do(int kind, unsigned int idx, u64 *v)
 	switch (kind) {
 	case PERFCTR_ST_CPU:
 #ifdef PERFCTR_NGROUPS
-		if (perfctr_requests[idx].group)
+		if (perfctr_requests[idx].group_no)
 			return perfctr_read_group(idx, v);
 #endif
 		return perfctr_requests[idx].mux ? perfctr_read_scaled(idx, v) :

@@ -73,8 +73,8 @@ static int check_event_call(struct model *m, struct counter_read *r,
 	c->gh = name.gh;
 	c->scope = event_fns[fn].scope;
 	c->scope_given = 1;	/* the function's, with a target or not */
-	c->src = r->src;
-	c->where = c->id_tok = r->where;
+	counter__locate(c, r->src, &r->where);
+	c->id_tok = r->where;
 	c->event_fn = r->event_fn;
 	c->used = 1;
 	r->counter = c->idx + 1;
@@ -170,7 +170,7 @@ static int check_cgroup_path(const struct counter *c, struct diag *d)
 	}
 	if (!why)
 		return 0;
-	diag__report(d, DIAG_SEMANTIC, c->src, &c->target_tok, "perfctr "
+	diag__report(d, DIAG_SEMANTIC, c->source, &c->target_tok, "perfctr "
 		     "counter \"%s\": .cgroup(\"%s\") needs %s", c->id,
 		     c->target, why);
 	return 1;
@@ -188,7 +188,7 @@ static int check_scope(const struct model *m, struct counter *c,
 			   PERFCTR_SCOPE_PROCESS : PERFCTR_SCOPE_CPU;
 	if (counter__samples(c) && m->stapusr) {
 		/* what stap would say, at the generated perf probe */
-		diag__report(d, DIAG_SEMANTIC, c->src, &c->where,
+		diag__report(d, DIAG_SEMANTIC, c->source, &c->where,
 			     "a sampling perfctr probe is a perf probe, which "
 			     "stap allows only for --privilege=stapsys or "
 			     "stapdev, not stapusr");
@@ -198,14 +198,14 @@ static int check_scope(const struct model *m, struct counter *c,
 				    c->scope == PERFCTR_SCOPE_THREAD ||
 				    c->scope == PERFCTR_SCOPE_CGROUP ||
 				    c->scope == PERFCTR_SCOPE_SOCKET)) {
-		diag__report(d, DIAG_SEMANTIC, c->src, &c->where,
+		diag__report(d, DIAG_SEMANTIC, c->source, &c->where,
 			     "a sampling perfctr probe samples per CPU or per "
 			     "process: drop .thread, .cgroup, .socket or "
 			     ".multiplex");
 		return 1;
 	}
 	if (counter__grouped(c) && c->scope != PERFCTR_SCOPE_CPU) {
-		diag__report(d, DIAG_SEMANTIC, c->src, &c->group_tok,
+		diag__report(d, DIAG_SEMANTIC, c->source, &c->group_tok,
 			     "perfctr counter \"%s\": a group counts per CPU "
 			     "only (perfctr-run opens it on each CPU); drop "
 			     ".thread/.process/.cgroup/.socket, or .group",
@@ -213,7 +213,7 @@ static int check_scope(const struct model *m, struct counter *c,
 		return 1;
 	}
 	if (c->mux && c->scope != PERFCTR_SCOPE_CPU) {
-		diag__report(d, DIAG_SEMANTIC, c->src, &c->where,
+		diag__report(d, DIAG_SEMANTIC, c->source, &c->where,
 			     "perfctr counter \"%s\": .multiplex counts per "
 			     "CPU only; drop .thread/.process/.cgroup/.socket, "
 			     "or .multiplex",
@@ -223,7 +223,7 @@ static int check_scope(const struct model *m, struct counter *c,
 	if (c->cpus[0] && (counter__samples(c) || counter__grouped(c) ||
 			   c->scope == PERFCTR_SCOPE_PROCESS ||
 			   c->scope == PERFCTR_SCOPE_SOCKET)) {
-		diag__report(d, DIAG_SEMANTIC, c->src, &c->cpus_tok,
+		diag__report(d, DIAG_SEMANTIC, c->source, &c->cpus_tok,
 			     "%s%s%s.cpus restricts a counter made per CPU "
 			     "(.cpu, .thread, .cgroup) to some CPUs; it cannot "
 			     "restrict %s", counter__samples(c) ? "" :
@@ -239,7 +239,7 @@ static int check_scope(const struct model *m, struct counter *c,
 	if (c->scope == PERFCTR_SCOPE_CGROUP)
 		return check_cgroup_path(c, d);
 	if (c->target[0] && c->target[0] != '/') {
-		diag__report(d, DIAG_SEMANTIC, c->src, &c->target_tok,
+		diag__report(d, DIAG_SEMANTIC, c->source, &c->target_tok,
 			     "perfctr counter \"%s\": .process(\"%s\") needs "
 			     "an absolute path", c->id, c->target);
 		return 1;
@@ -247,7 +247,7 @@ static int check_scope(const struct model *m, struct counter *c,
 	canonical_path(c->target, sizeof(c->target));
 	if (c->scope == PERFCTR_SCOPE_PROCESS && !c->target[0] &&
 	    !m->has_target) {
-		diag__report(d, DIAG_SEMANTIC, c->src, &c->where,
+		diag__report(d, DIAG_SEMANTIC, c->source, &c->where,
 			     "perfctr counter \"%s\": .process needs a path, "
 			     ".process(\"PATH\"), or a target (stap -c CMD or "
 			     "-x PID)", c->id);
@@ -442,7 +442,7 @@ static int check_group_member(const struct model *m, const struct counter *c,
 	for (i = 0; i < m->ncounters && &m->counters[i] != c; i++)
 		n += !strcmp(m->counters[i].group, c->group);
 	if (n >= PERFCTR_GROUP_MAX) {
-		diag__report(d, DIAG_SEMANTIC, c->src, &c->group_tok, "more "
+		diag__report(d, DIAG_SEMANTIC, c->source, &c->group_tok, "more "
 			     "than %d counters in perfctr group \"%s\"",
 			     PERFCTR_GROUP_MAX, c->group);
 		return 1;
@@ -450,21 +450,21 @@ static int check_group_member(const struct model *m, const struct counter *c,
 	if (l == c)
 		return 0;
 	if (c->mux != l->mux) {
-		diag__report(d, DIAG_SEMANTIC, c->src, &c->group_tok, "perfctr "
+		diag__report(d, DIAG_SEMANTIC, c->source, &c->group_tok, "perfctr "
 			     "counter \"%s\" is%s .multiplex and \"%s\", which "
 			     "leads group \"%s\" (%s:%d:%d), is%s: a group is "
 			     "scheduled as a unit, give .multiplex to all its "
 			     "counters or none", c->id, c->mux ? "" : " not",
-			     l->id, c->group, l->src->name, l->where.line,
+			     l->id, c->group, l->source->name, l->where.line,
 			     l->where.col, l->mux ? "" : " not");
 		return 1;
 	}
 	if (!same_conditions(c, l)) {
-		diag__report(d, DIAG_SEMANTIC, c->src, &c->group_tok, "perfctr "
+		diag__report(d, DIAG_SEMANTIC, c->source, &c->group_tok, "perfctr "
 			     "counter \"%s\" is under other %%( %%) conditions "
 			     "than \"%s\", which leads group \"%s\" (%s:%d:%d): "
 			     "a group's counters exist together", c->id, l->id,
-			     c->group, l->src->name, l->where.line,
+			     c->group, l->source->name, l->where.line,
 			     l->where.col);
 		return 1;
 	}
@@ -498,7 +498,7 @@ static int check_groups(struct model *m, struct diag *d, int quiet)
 				m->counters[j].used;
 		if (!used) {
 			if (!quiet)
-				diag__report(d, DIAG_WARNING, l->src,
+				diag__report(d, DIAG_WARNING, l->source,
 					     &l->group_tok, "perfctr group "
 					     "\"%s\" is never read, not created",
 					     l->group);
@@ -779,7 +779,7 @@ void check__describe(const struct model *m, struct diag *d)
 		else
 			snprintf(what, sizeof(what), "counter \"%s\"", c->id);
 		scope_text(c, scope, sizeof(scope));
-		diag__note(d, c->src, &c->where, "%s: %s, %s%s%s%s%s%s%s%s",
+		diag__note(d, c->source, &c->where, "%s: %s, %s%s%s%s%s%s%s%s",
 			   what, c->event, scope, c->cpus[0] ? ", on .cpus(\"" : "",
 			   c->cpus, c->cpus[0] ? "\") only" : "",
 			   counter__grouped(c) ? ", in group \"" : "", c->group,
@@ -798,7 +798,7 @@ int check__run(struct model *m, struct diag *d)
 	if (m->ncounters > PERFCTR_REQ_MAX) {	/* the table's limit */
 		const struct counter *c = &m->counters[PERFCTR_REQ_MAX];
 
-		diag__report(d, DIAG_SEMANTIC, c->src, &c->where, "more than "
+		diag__report(d, DIAG_SEMANTIC, c->source, &c->where, "more than "
 			     "%d perfctr counters in one script", PERFCTR_REQ_MAX);
 		return errors + 1;
 	}
@@ -823,7 +823,7 @@ int check__run(struct model *m, struct diag *d)
 		struct counter *c = &m->counters[i];
 
 		if (!c->used && !errors && !counter__grouped(c))
-			diag__report(d, DIAG_WARNING, c->src, &c->id_tok,
+			diag__report(d, DIAG_WARNING, c->source, &c->id_tok,
 				     "perfctr counter \"%s\" is never read, "
 				     "not created", c->id);
 	}

@@ -27,25 +27,34 @@ static void c_string(struct strbuf *sb, const char *s)
 	strbuf__add(sb, "\"", 1);
 }
 
+/* The request a counter makes: its interface fields (perfctr_iface.h). */
+#define COPY_UINT(name)		r->name = c->name;
+#define COPY_LETTERS(name)	r->name = c->name;
+#define COPY_WORD(name)		memcpy(r->name, c->name, sizeof(r->name));
+#define COPY_STR(name)		memcpy(r->name, c->name, sizeof(r->name));
+#define COPY_FIELD(kind, name, arg, opt)	COPY_##kind(name)
+
 static void request_of(const struct counter *c, struct perfctr_request *r)
 {
-	memset(r, 0, sizeof(*r));
-	r->idx = c->idx;
-	r->plm = c->plm;
-	r->gh = c->gh;
-	r->mux = c->mux;
-	r->scope = c->scope;
-	snprintf(r->target, sizeof(r->target), "%s", c->target);
-	r->sample = c->sample;
-	r->hz = c->hz;
-	r->precise = c->precise;
-	r->payload = c->payload;
-	snprintf(r->id, sizeof(r->id), "%s", c->id);
-	snprintf(r->event, sizeof(r->event), "%s", c->event);
-	snprintf(r->group, sizeof(r->group), "%s", c->group);
-	snprintf(r->cpus, sizeof(r->cpus), "%s", c->cpus);
-	snprintf(r->src, sizeof(r->src), "%s:%d:%d", c->src->name,
-		 c->where.line, c->where.col);
+	PERFCTR_REQUEST_FIELDS(COPY_FIELD)
+}
+
+/* The same fields as the module's initializer (struct
+ * perfctr_request_desc): ".NAME = VALUE, " each. */
+#define INIT_UINT(name)		strbuf__printf(sb, "." #name " = %u, ", c->name);
+#define INIT_LETTERS(name)	INIT_UINT(name)
+#define INIT_WORD(name)		INIT_STR(name)
+#define INIT_STR(name)							\
+	do {								\
+		strbuf__add(sb, "." #name " = ", sizeof(#name) + 3);	\
+		c_string(sb, c->name);					\
+		strbuf__add(sb, ", ", 2);				\
+	} while (0);
+#define INIT_FIELD(kind, name, arg, opt)	INIT_##kind(name)
+
+static void request_init(struct strbuf *sb, const struct counter *c)
+{
+	PERFCTR_REQUEST_FIELDS(INIT_FIELD)
 }
 
 static int table_hash(const struct model *m, char hex[17])
@@ -214,29 +223,11 @@ static int emit_table(struct strbuf *sb, const struct model *m)
 
 		if (!c->used)
 			continue;
-		request_of(c, &r);
 		if_present(sb, c);
-		strbuf__printf(sb, "\t[%u] = { .id = ", c->idx);
-		c_string(sb, r.id);
-		strbuf__add(sb, ", .event = ", 11);
-		c_string(sb, r.event);
-		strbuf__printf(sb, ", .plm = %u, .gh = %u, .mux = %u, "
-			       ".scope = %u, .tslot = %u, .sample = %u, "
-			       ".hz = %u, .precise = %u, .target = ", r.plm,
-			       r.gh, r.mux, r.scope, scope_slot(m, c),
-			       r.sample, r.hz, r.precise);
-		c_string(sb, r.target);
-		strbuf__add(sb, ", .src = ", 9);
-		c_string(sb, r.src);
-		if (c->group_no)
-			strbuf__printf(sb, ", .group = %u, .gslot = %u",
-				       c->group_no, c->gslot);
-		if (c->payload)
-			strbuf__printf(sb, ", .payload = %#x", c->payload);
-		if (c->cpus[0]) {
-			strbuf__add(sb, ", .cpus = ", 10);
-			c_string(sb, c->cpus);
-		}
+		strbuf__printf(sb, "\t[%u] = { ", c->idx);
+		request_init(sb, c);
+		strbuf__printf(sb, ".tslot = %u, .group_no = %u, .gslot = %u",
+			       scope_slot(m, c), c->group_no, c->gslot);
 		strbuf__add(sb, " },\n", 4);
 		endif_present(sb, c);
 	}

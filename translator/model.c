@@ -213,6 +213,15 @@ struct probe_stmt *model__add_stmt(struct model *m)
 	return &m->stmts[m->nstmts - 1];
 }
 
+void counter__locate(struct counter *c, const struct source *s,
+		     const struct token *where)
+{
+	c->source = s;
+	c->where = *where;
+	snprintf(c->src, sizeof(c->src), "%s:%d:%d", s->name, where->line,
+		 where->col);
+}
+
 struct counter *model__find(const struct model *m, const char *id)
 {
 	size_t i;

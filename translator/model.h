@@ -24,42 +24,28 @@ struct cond_frame {
 };
 
 struct counter {
-	char id[PERFCTR_ID_MAX];
-	char event[PERFCTR_NAME_MAX];
-	unsigned int plm;		/* enum perfctr_plm */
-	unsigned int gh;		/* the name's :G/:H, enum perfctr_gh */
-	int mux;			/* .multiplex */
-	unsigned int scope;		/* enum perfctr_scope */
+	/* what the request says (perfctr_iface.h): id, event, plm, src
+	 * ("file:line:col", counter__locate), mux, scope, target, sample,
+	 * hz, precise, gh, group, payload (what a sampling body reads of
+	 * each sample, the functions it calls included: check.c), cpus,
+	 * idx (its index in the request table) */
+	PERFCTR_REQUEST_FIELDS(PERFCTR_REQUEST_MEMBER)
 	int scope_given;		/* else: process with a target, cpu */
-	char target[PERFCTR_SRC_MAX];	/* .process("PATH"), .cgroup("PATH") */
 	struct token target_tok;
-	const struct source *src;
+	const struct source *source;	/* the file of its clause */
 	struct token where;		/* the "probe" keyword */
 	struct token id_tok;
 	int ncond;
 	struct cond_frame cond[MODEL_COND_DEPTH];
-	/* a sampling clause (.sample(N) or .hz(F)): its probe runs the body
-	 * at each overflow; the statement is rewritten, not blanked */
-	unsigned int sample;		/* .sample(N): the period */
-	unsigned int hz;		/* .hz(F): the frequency */
-	unsigned int precise;		/* .precise(L): 0..3 */
 	unsigned int event_fn;		/* 1 + index in event_fns: a call of
 					 * it declared the counter */
-	char group[PERFCTR_ID_MAX];	/* .group("NAME"), or "" */
 	struct token group_tok;
-	char cpus[PERFCTR_CPU_LIST_MAX];	/* .cpus("LIST"): a CPU list
-						 * or a core PMU's name, or "" */
 	struct token cpus_tok;
-	unsigned int payload;		/* a sampling clause's: what its body
-					 * reads of each sample, the functions
-					 * it calls included (PERFCTR_PL_*,
-					 * check.c) */
 	unsigned int group_no;		/* 1 + its group among the created
 					 * ones (check.c), or 0 */
 	unsigned int gslot;		/* its place among every created
 					 * group's counters, in order */
 	int used;			/* read somewhere */
-	unsigned int idx;		/* index in the request table */
 };
 
 /* The ways a script reads a counter: the macro, and the functions the
@@ -253,6 +239,10 @@ void model__free(struct model *m);
 struct counter *model__add_counter(struct model *m);
 struct counter_read *model__add_read(struct model *m);
 struct counter *model__find(const struct model *m, const char *id);
+/* Places counter c at token where of source s: its source, where, and
+ * the request's src ("file:line:col"). */
+void counter__locate(struct counter *c, const struct source *s,
+		     const struct token *where);
 /* True when the scripts use perfctr at all (something to generate). */
 int model__active(const struct model *m);
 /* The event_fns index of a function name, or -1. */

@@ -172,12 +172,11 @@ static int commit_counters(struct parser *ps, struct counter *cs, int n,
 		if (old) {
 			error_at(ps, &cs[i].id_tok, "counter \"%s\" already "
 				 "declared at %s:%d:%d", cs[i].id,
-				 old->src->name, old->id_tok.line,
+				 old->source->name, old->id_tok.line,
 				 old->id_tok.col);
 			return -1;
 		}
-		cs[i].src = ps->src;
-		cs[i].where = *probe_tok;
+		counter__locate(&cs[i], ps->src, probe_tok);
 		record_conditions(ps, &cs[i]);
 		*model__add_counter(ps->m) = cs[i];
 		ps->m->counters[ps->m->ncounters - 1].idx =

@@ -15,9 +15,9 @@
 
 static const struct perfctr_request_desc reqs[] = {
 	{ .id = "cyc", .event = "cycles", .plm = PERFCTR_PLM_ALL,
-	  .group = 1, .gslot = 0 },
+	  .group_no = 1, .gslot = 0 },
 	{ .id = "ins", .event = "instructions", .plm = PERFCTR_PLM_ALL,
-	  .group = 1, .gslot = 1 },
+	  .group_no = 1, .gslot = 1 },
 	{ .id = "dram", .event = "uncore_imc_0/cas_count_read/",
 	  .plm = PERFCTR_PLM_ALL, .scope = PERFCTR_SCOPE_SOCKET },
 	{ .id = "tcyc", .event = "cycles", .plm = PERFCTR_PLM_ALL,

@@ -132,9 +132,9 @@ static void guest_host(void)
 /* A group "ipc" of two (cyc leads, ins), and a counter in none. */
 static const struct perfctr_request_desc g_reqs[3] = {
 	{ .id = "cyc", .event = "cycles", .plm = PERFCTR_PLM_ALL,
-	  .group = 1, .gslot = 0 },
+	  .group_no = 1, .gslot = 0 },
 	{ .id = "ins", .event = "instructions", .plm = PERFCTR_PLM_ALL,
-	  .group = 1, .gslot = 1 },
+	  .group_no = 1, .gslot = 1 },
 	{ .id = "x", .event = "cpu-clock", .plm = PERFCTR_PLM_ALL },
 };
 static const struct perfctr_group_desc g_groups[1] = {

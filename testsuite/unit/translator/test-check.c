@@ -392,12 +392,14 @@ static void cgroups(void)
 	ok(!emit__generate(&r.m, &opts, &gen), "the tapset is generated");
 	like(gen.stp.buf, "#define PERFCTR_NTHREAD 1\n#define PERFCTR_NCGROUP 2\n",
 	     "two .cgroup slots, one .thread slot");
-	like(gen.stp.buf, "[0] = { .id = \"a\", .event = \"x\", .plm = 3, .gh = 0, "
-	     ".mux = 0, .scope = 3, .tslot = 0, .sample = 0, .hz = 0, "
-	     ".precise = 0, .target = \"/a\"", "the first: scope 3, slot 0, "
-	     "its path");
-	like(gen.stp.buf, ".scope = 3, .tslot = 1, .sample = 0, .hz = 0, "
-	     ".precise = 0, .target = \"/a/b\"", "the second: slot 1");
+	like(gen.stp.buf, "[0] = { .idx = 0, .id = \"a\", .event = \"x\", "
+	     ".plm = 3, .src = \"t.stp:1:1\", .mux = 0, .scope = 3, "
+	     ".target = \"/a\", .sample = 0, .hz = 0, .precise = 0, .gh = 0, "
+	     ".group = \"\", .payload = 0, .cpus = \"\", .tslot = 0,",
+	     "the first: scope 3, slot 0, its path");
+	like(gen.stp.buf, ".scope = 3, .target = \"/a/b\", .sample = 0, "
+	     ".hz = 0, .precise = 0, .gh = 0, .group = \"\", .payload = 0, "
+	     ".cpus = \"\", .tslot = 1,", "the second: slot 1");
 	like(gen.stp.buf, "PERFCTR_READ(perfctr_read_cgroup, 0, \"counter "
 	     "\\042a\\042\", 0); %}\n", "@perfctr: the cgroup read");
 	like(gen.stp.buf, "PERFCTR_DELTA(perfctr_read_cgroup, 2, \"counter "
@@ -509,7 +511,7 @@ static void cpus(void)
 	}
 	rewrite__reads(&r.m);
 	ok(!emit__generate(&r.m, &opts, &gen), "the tapset is generated");
-	like(gen.stp.buf, "\"t.stp:1:1\", .cpus = \"cpu_atom\" },",
+	like(gen.stp.buf, ".cpus = \"cpu_atom\", .tslot = 0,",
 	     "the request table carries .cpus(\"cpu_atom\")");
 	like(gen.stp.buf, "cpus=0-3,8\")",
 	     "the .modinfo entry carries cpus=0-3,8");
@@ -568,9 +570,11 @@ static void sockets(void)
 	ok(!emit__generate(&r.m, &opts, &gen), "the tapset is generated");
 	like(gen.stp.buf, "#define PERFCTR_NTHREAD 1\n#define PERFCTR_NSOCKET 2\n",
 	     "two .socket slots, one .thread slot");
-	like(gen.stp.buf, "[2] = { .id = \"b\", .event = \"power/energy-pkg/\", "
-	     ".plm = 3, .gh = 0, .mux = 0, .scope = 4, .tslot = 1,",
-	     "the second: scope 4, slot 1");
+	like(gen.stp.buf, "[2] = { .idx = 2, .id = \"b\", .event = "
+	     "\"power/energy-pkg/\", .plm = 3, .src = \"t.stp:3:1\", "
+	     ".mux = 0, .scope = 4, .target = \"\", .sample = 0, .hz = 0, "
+	     ".precise = 0, .gh = 0, .group = \"\", .payload = 0, "
+	     ".cpus = \"\", .tslot = 1,", "the second: scope 4, slot 1");
 	like(gen.stp.buf, "PERFCTR_READ(perfctr_read_socket, 0, \"counter "
 	     "\\042a\\042\", 0); %}\n", "@perfctr: the socket's snapshot");
 	like(gen.stp.buf, "PERFCTR_READ(perfctr_read_socket_age, 2, \"counter "
@@ -899,7 +903,7 @@ static void payloads(void)
 	ok(!emit__generate(&r.m, &opts, &gen), "the tapset is generated");
 	like(gen.stp.buf, "#define PERFCTR_HAVE_PAYLOAD 1\n",
 	     "the runtime's payload part is built in");
-	like(gen.stp.buf, ".payload = 0x1 },", "the table says what it asks");
+	like(gen.stp.buf, ".payload = 1, .cpus", "the table says what it asks");
 	like(gen.stp.buf, "PERFCTR_SAMPLE_HANDLER(0)\nPERFCTR_SAMPLE_HANDLER(1)"
 	     "\nPERFCTR_SAMPLE_HANDLER(2)\n", "each clause gets our handler");
 	like(gen.stp.buf, "MODULE_INFO(perfctr_req, \"idx=1;id=__sample1;"

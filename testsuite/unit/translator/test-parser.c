@@ -229,8 +229,10 @@ static void guest_host(void)
 	ok(errors == 0 && emit__generate(&r.m, &opts, &gen) == 0 &&
 	   strstr(gen.stp.buf, "event=cycles:uG;plm=u;src=t.stp:1:1;gh=g\"") &&
 	   strstr(gen.stp.buf, "plm=uk;src=t.stp:2:38;gh=gh\"") &&
-	   strstr(gen.stp.buf, ".plm = 1, .gh = 1,") &&
-	   strstr(gen.stp.buf, ".plm = 3, .gh = 3,"),
+	   strstr(gen.stp.buf, ".plm = 1, .src = \"t.stp:1:1\"") &&
+	   strstr(gen.stp.buf, ".gh = 1, .group = ") &&
+	   strstr(gen.stp.buf, ".plm = 3, .src = \"t.stp:2:38\"") &&
+	   strstr(gen.stp.buf, ".gh = 3, .group = "),
 	   "gh in the request table and in the module's");
 	if (errors == 0)
 		emit__free(&gen);
@@ -439,7 +441,7 @@ static void groups(void)
 			       ".first = 0, .n = 2, .mux = 0 },") &&
 	   strstr(gen.stp.buf, "src=t.stp:1:1;group=ipc\")") &&
 	   strstr(gen.stp.buf, "src=t.stp:2:1\")") &&
-	   strstr(gen.stp.buf, ".group = 1, .gslot = 1 },") &&
+	   strstr(gen.stp.buf, ".group_no = 1, .gslot = 1 },") &&
 	   strstr(gen.stp.buf, "PERFCTR_READ(perfctr_read_group, 2,") &&
 	   strstr(gen.stp.buf, "PERFCTR_READ(perfctr_read_local, 1,"),
 	   "the group in the request table, the module's groups and reads");

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * perfctr_iface.h - what the translator, the helper and the module say to
+ * each other about a counter request, declared once (docs/design.md,
+ * "The interface"): the levels, guest/host bits and scopes a request
+ * names, the limits of its strings and of the module's tables, and the
+ * request's fields as one list from which each component's struct, the
+ * .modinfo writer and reader and the emitted initializer are made.
+ *
+ * Pure C (no kernel or libc type): the translator, the helper and the
+ * module include it alike.
+ */
+#ifndef PERFCTR_IFACE_H
+#define PERFCTR_IFACE_H
+
+/* The levels an event counts at (the script's .user/.kernel, perf's
+ * :u/:k modifiers). */
+enum perfctr_plm {
+	PERFCTR_PLM_USER   = 1,
+	PERFCTR_PLM_KERNEL = 2,
+	PERFCTR_PLM_ALL    = 3,
+	PERFCTR_PLM_HV     = 4,	/* perf's :h; only from a name's modifiers */
+};
+
+/* Whether an event counts while a KVM guest runs, and while the host
+ * does: perf's :G and :H (docs/reliability.md, "KVM hosts").  0 when
+ * the name says neither: perfctr-run then decides as perf does. */
+enum perfctr_gh {
+	PERFCTR_GH_GUEST = 1,
+	PERFCTR_GH_HOST  = 2,
+};
+
+/* Whose work a counter counts. */
+enum perfctr_scope {
+	PERFCTR_SCOPE_CPU,	/* each CPU's, machine-wide (the default) */
+	PERFCTR_SCOPE_THREAD,	/* each thread's own, every thread */
+	PERFCTR_SCOPE_PROCESS,	/* a process's threads and children */
+	PERFCTR_SCOPE_CGROUP,	/* every task in a cgroup v2 subtree */
+	PERFCTR_SCOPE_SOCKET,	/* a socket's, of a PMU with a cpumask */
+};
+
+/* The longest strings of a request, each with its NUL. */
+#define PERFCTR_NAME_MAX	256	/* an event name */
+#define PERFCTR_ID_MAX		64	/* a counter's or a group's id */
+#define PERFCTR_SRC_MAX		512	/* "file:line:col", a path */
+#define PERFCTR_CPU_LIST_MAX	128	/* a CPU list, "0-3,8" */
+
+/* Counters one module may declare; counters in one group (the largest
+ * PMU we know: arm64's 31 event counters and the cycle counter). */
+#define PERFCTR_REQ_MAX		512
+#define PERFCTR_GROUP_MAX	32
+
+/* The most core PMUs a counter has an encoding for (a "cIDX,..." record
+ * each), and CPU ranges in one record's CPU list. */
+#define PERFCTR_CORE_PMUS	4
+#define PERFCTR_CPU_RANGES	8
+
+/*
+ * A request's fields, in the order its perfctr_req value (.modinfo)
+ * writes them: X(KIND, NAME, ARG, OPTIONAL) each, KIND one of
+ *   UINT     a number (ARG 0)
+ *   WORD     a string without blanks of at most ARG - 1 bytes
+ *   STR      a string of at most ARG - 1 bytes, escaped where needed
+ *   LETTERS  bits, written as the letters of the string ARG, bit 0 first
+ * and OPTIONAL 1 where the value leaves out a field that is 0 or "".
+ * A field added here reaches the translator's struct counter, the
+ * helper's struct perfctr_request, the module's struct
+ * perfctr_request_desc, the .modinfo text both ways and the emitted
+ * initializer; only the code that sets and uses it is to be written.
+ */
+#define PERFCTR_REQUEST_FIELDS(X)					\
+	X(UINT, idx, 0, 0)	/* its index in the table */		\
+	X(WORD, id, PERFCTR_ID_MAX, 0)					\
+	X(WORD, event, PERFCTR_NAME_MAX, 0)				\
+	X(LETTERS, plm, "uk", 0)	/* enum perfctr_plm */		\
+	X(STR, src, PERFCTR_SRC_MAX, 0)	/* "file:line:col" of it */	\
+	X(UINT, mux, 0, 1)	/* .multiplex: not pinned, scaled */	\
+	X(UINT, scope, 0, 1)	/* enum perfctr_scope */		\
+	/* .process("PATH"), .cgroup("PATH"): the path, or "" */	\
+	X(STR, target, PERFCTR_SRC_MAX, 1)				\
+	X(UINT, sample, 0, 1)	/* .sample(N): the period, or 0 */	\
+	X(UINT, hz, 0, 1)	/* .hz(F): the frequency, or 0 */	\
+	X(UINT, precise, 0, 1)	/* .precise(L): 0..3 */		\
+	X(LETTERS, gh, "gh", 1)	/* the name's :G/:H (enum perfctr_gh) */ \
+	X(STR, group, PERFCTR_ID_MAX, 1)	/* .group("NAME"), or "" */ \
+	/* a sampling clause's payload: what its body reads of each	\
+	 * sample (PERFCTR_PL_*, perfctr_payload.h) */			\
+	X(UINT, payload, 0, 1)						\
+	/* .cpus("LIST"): a CPU list or a core PMU's name, or "" */	\
+	X(STR, cpus, PERFCTR_CPU_LIST_MAX, 1)				\
+	PERFCTR_REQUEST_TEST_FIELD(X)
+
+/* A field that exists only in the interface's own unit test
+ * (testsuite/unit/iface/), built with -DPERFCTR_TEST_FIELD: it proves
+ * that a field added above needs no other declaration. */
+#ifdef PERFCTR_TEST_FIELD
+#define PERFCTR_REQUEST_TEST_FIELD(X)	X(UINT, test_field, 0, 1)
+#else
+#define PERFCTR_REQUEST_TEST_FIELD(X)
+#endif
+
+/* A field as a member of a struct that holds its strings (the
+ * translator's, the helper's) ... */
+#define PERFCTR_MEMBER_UINT(name, arg)		unsigned int name;
+#define PERFCTR_MEMBER_LETTERS(name, arg)	unsigned int name;
+#define PERFCTR_MEMBER_WORD(name, arg)		char name[arg];
+#define PERFCTR_MEMBER_STR(name, arg)		char name[arg];
+#define PERFCTR_REQUEST_MEMBER(kind, name, arg, opt)			\
+	PERFCTR_MEMBER_##kind(name, arg)
+
+/* ... and of the module's, which points at its strings. */
+#define PERFCTR_DESC_UINT(name, arg)		unsigned int name;
+#define PERFCTR_DESC_LETTERS(name, arg)		unsigned int name;
+#define PERFCTR_DESC_WORD(name, arg)		const char *name;
+#define PERFCTR_DESC_STR(name, arg)		const char *name;
+#define PERFCTR_REQUEST_DESC_MEMBER(kind, name, arg, opt)		\
+	PERFCTR_DESC_##kind(name, arg)
+
+/* The longest perfctr_req value, with its NUL: "KEY=VALUE" for each
+ * field, ';' between them (and the NUL after the last), every byte of
+ * a string escaped (three bytes each), every number of ten digits. */
+#define PERFCTR_FMT_UINT(arg)		10
+#define PERFCTR_FMT_LETTERS(arg)	(sizeof(arg) - 1)
+#define PERFCTR_FMT_WORD(arg)		(3 * ((arg) - 1))
+#define PERFCTR_FMT_STR(arg)		(3 * ((arg) - 1))
+#define PERFCTR_REQUEST_FMT_LEN(kind, name, arg, opt)			\
+	+ sizeof(#name) + 1 + PERFCTR_FMT_##kind(arg)
+#define PERFCTR_REQ_FMT_MAX						\
+	(0 PERFCTR_REQUEST_FIELDS(PERFCTR_REQUEST_FMT_LEN))
+
+/* One counter request as the helper reads it from .modinfo. */
+struct perfctr_request {
+	PERFCTR_REQUEST_FIELDS(PERFCTR_REQUEST_MEMBER)
+};
+
+#endif /* PERFCTR_IFACE_H */
