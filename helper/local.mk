@@ -3,7 +3,8 @@
 noinst_LIBRARIES += helper/libperfctr.a
 helper_libperfctr_a_SOURCES = \
 	helper/libperfctr.h helper/internal.h \
-	runtime/perfctr_flags.h runtime/perfctr_attr.h runtime/perfctr_topdown.h \
+	runtime/perfctr_iface.h runtime/perfctr_flags.h runtime/perfctr_attr.h \
+	runtime/perfctr_topdown.h \
 	runtime/perfctr_priv_rule.h \
 	helper/err.c helper/name.c helper/generic.c helper/raw.c \
 	helper/sysfs.c helper/pmu.c helper/pfm.c helper/suggest.c \

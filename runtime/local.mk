@@ -1,9 +1,11 @@
 ## runtime/local.mk - kernel C, compiled by stap/kbuild into each module;
 ## installed as source.  perfctr_assign.c is also built for userspace tests;
-## perfctr_flags.h, perfctr_attr.h and perfctr_priv_rule.h are the
-## helper's too (the assignment, its trial opens, the privilege rule).
+## perfctr_iface.h is the translator's and the helper's too (the
+## interface), and perfctr_flags.h, perfctr_attr.h and perfctr_priv_rule.h
+## the helper's (the assignment, its trial opens, the privilege rule).
 runtimedir = $(pkgdatadir)/runtime
-dist_runtime_DATA = runtime/perfctr.h runtime/perfctr.c runtime/perfctr_assign.c \
+dist_runtime_DATA = runtime/perfctr.h runtime/perfctr_iface.h runtime/perfctr.c \
+	runtime/perfctr_assign.c \
 	runtime/perfctr_flags.h runtime/perfctr_attr.h runtime/perfctr_topdown.h \
 	runtime/perfctr_payload.h runtime/perfctr_priv_rule.h \
 	runtime/perfctr_cpus.c runtime/perfctr_group.c runtime/perfctr_thread.c \
