@@ -31,15 +31,6 @@ static const struct {
 	[PERFCTR_SPAN_SOCKET]	= { "per-socket", "per socket" },
 };
 
-/* Whose work a request's counter counts, for messages. */
-static const char *const scope_names[] = {
-	[PERFCTR_SCOPE_CPU]	= ".cpu",
-	[PERFCTR_SCOPE_THREAD]	= ".thread",
-	[PERFCTR_SCOPE_PROCESS]	= ".process",
-	[PERFCTR_SCOPE_CGROUP]	= ".cgroup",
-	[PERFCTR_SCOPE_SOCKET]	= ".socket",
-};
-
 const char *perfctr_span__name(unsigned int span)
 {
 	return span < ARRAY_SIZE(spans) ? spans[span].name : "?";
@@ -235,8 +226,7 @@ static const char *scope_name(const struct perfctr_request *req)
 	if (req->sample || req->hz)
 		return req->scope == PERFCTR_SCOPE_PROCESS ?
 		       "a sampling probe per task" : "a sampling probe per CPU";
-	return req->scope < ARRAY_SIZE(scope_names) ?
-	       scope_names[req->scope] : "?";
+	return perfctr_scope__clause(req->scope);
 }
 
 static int per_socket(const struct perfctr_topo_pmu *p,
@@ -370,9 +360,8 @@ static int per_task(const struct perfctr_topology *t,
  * .cgroup; not sampling, not in a group): one .cpus may restrict? */
 static int made_per_cpu(const struct perfctr_request *req)
 {
-	return req->scope != PERFCTR_SCOPE_PROCESS &&
-	       req->scope != PERFCTR_SCOPE_SOCKET && !req->sample &&
-	       !req->hz && !req->group[0];
+	return perfctr_scope__made_per_cpu(req->scope, req->sample || req->hz,
+					   req->group[0] != '\0');
 }
 
 /* Is every CPU of set[0..n) in p's `cpus`? */
@@ -479,16 +468,11 @@ static const char *const arm_aliases[] = {
 	[PERF_COUNT_HW_STALLED_CYCLES_BACKEND]	= "stall_backend",
 };
 
-/* Can req's counter have an encoding per core PMU: one the module
- * creates on each CPU (.cpu, .thread, .cgroup; not sampling: stap makes
- * those, and the kernel maps each CPU's) or per task (.process counters
- * and sampling clauses: a task event per core PMU)? */
+/* Can req's counter have an encoding per core PMU (perfctr_iface.h)? */
 static int core_encoded(const struct perfctr_request *req)
 {
-	if (req->scope == PERFCTR_SCOPE_PROCESS)
-		return 1;
-	return req->scope != PERFCTR_SCOPE_SOCKET && !req->sample &&
-	       !req->hz && !req->group[0];
+	return perfctr_scope__core_encoded(req->scope, req->sample || req->hz,
+					   req->group[0] != '\0');
 }
 
 /* The event number of p's sysfs event `name` ("event=0x0011"). */

@@ -229,16 +229,12 @@ static int perfctr_socket_record(char *rec, const struct perfctr_table *t,
 	return 0;
 }
 
-/* Can request r's counter have an encoding per core PMU: one the module
- * creates on each CPU (.cpu, .thread, .cgroup; not sampling: stap makes
- * those events) or per task (.process counters and sampling clauses: a
- * task event per core PMU), not in a group? */
+/* Can request r's counter have an encoding per core PMU
+ * (perfctr_iface.h)? */
 static int perfctr_core_encoded(const struct perfctr_request_desc *r)
 {
-	if (r->scope == PERFCTR_SCOPE_PROCESS)
-		return 1;
-	return r->scope != PERFCTR_SCOPE_SOCKET && !r->sample && !r->hz &&
-	       !r->group_no;
+	return perfctr_scope__core_encoded(r->scope, r->sample || r->hz,
+					   r->group_no != 0);
 }
 
 /* A core PMU's types: generic hardware and cache events (perf puts the

@@ -68,9 +68,9 @@ static int perfctr_samples(unsigned int idx)
 static int perfctr_per_cpu(unsigned int idx)
 {
 	return perfctr_requests[idx].id &&
-	       perfctr_requests[idx].scope != PERFCTR_SCOPE_PROCESS &&
-	       perfctr_requests[idx].scope != PERFCTR_SCOPE_SOCKET &&
-	       !perfctr_samples(idx) && !perfctr_requests[idx].group_no;
+	       perfctr_scope__made_per_cpu(perfctr_requests[idx].scope,
+					   perfctr_samples(idx),
+					   perfctr_requests[idx].group_no);
 }
 
 /* Does request idx, per CPU, have a counter on cpu: not where its

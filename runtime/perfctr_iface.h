@@ -30,14 +30,99 @@ enum perfctr_gh {
 	PERFCTR_GH_HOST  = 2,
 };
 
-/* Whose work a counter counts. */
+/* What a scope allows its counters (the scope table below). */
+#define PERFCTR_SA_PER_CPU	0x01	/* the module makes them on each CPU */
+#define PERFCTR_SA_PER_TASK	0x02	/* ... on each task it follows */
+#define PERFCTR_SA_GROUP	0x04	/* .group("NAME") */
+#define PERFCTR_SA_MUX		0x08	/* .multiplex */
+#define PERFCTR_SA_CPUS		0x10	/* .cpus("LIST") */
+#define PERFCTR_SA_SAMPLE	0x20	/* a sampling clause */
+#define PERFCTR_SA_SUM		0x40	/* perfctr_sum(), over CPUs or sockets */
+#define PERFCTR_SA_TOTAL	0x80	/* perfctr_total(), over its tasks */
+
+/*
+ * Whose work a counter counts: one row per scope, X(NAME, CLAUSE,
+ * ALLOWS, READ): PERFCTR_SCOPE_NAME, the clause that asks for it, what
+ * its counters may be (PERFCTR_SA_*) and the runtime's read of them
+ * (runtime/perfctr.h; a .cpu counter's in a group or multiplexed has
+ * its own).  The first is the default.
+ */
+#define PERFCTR_SCOPES(X)						\
+	/* each CPU's, machine-wide */					\
+	X(CPU, ".cpu", PERFCTR_SA_PER_CPU | PERFCTR_SA_GROUP |		\
+	  PERFCTR_SA_MUX | PERFCTR_SA_CPUS | PERFCTR_SA_SAMPLE |	\
+	  PERFCTR_SA_SUM, perfctr_read_local)				\
+	/* each thread's own, every thread */				\
+	X(THREAD, ".thread", PERFCTR_SA_PER_CPU | PERFCTR_SA_CPUS,	\
+	  perfctr_read_thread)						\
+	/* a process's threads and children */				\
+	X(PROCESS, ".process", PERFCTR_SA_PER_TASK | PERFCTR_SA_SAMPLE |	\
+	  PERFCTR_SA_TOTAL, perfctr_read_process)			\
+	/* every task in a cgroup v2 subtree */				\
+	X(CGROUP, ".cgroup", PERFCTR_SA_PER_CPU | PERFCTR_SA_CPUS,	\
+	  perfctr_read_cgroup)						\
+	/* a socket's, of a PMU with a cpumask */			\
+	X(SOCKET, ".socket", PERFCTR_SA_SUM, perfctr_read_socket)
+
+#define PERFCTR_SCOPE_ENUM(name, clause, allows, read)	PERFCTR_SCOPE_##name,
 enum perfctr_scope {
-	PERFCTR_SCOPE_CPU,	/* each CPU's, machine-wide (the default) */
-	PERFCTR_SCOPE_THREAD,	/* each thread's own, every thread */
-	PERFCTR_SCOPE_PROCESS,	/* a process's threads and children */
-	PERFCTR_SCOPE_CGROUP,	/* every task in a cgroup v2 subtree */
-	PERFCTR_SCOPE_SOCKET,	/* a socket's, of a PMU with a cpumask */
+	PERFCTR_SCOPES(PERFCTR_SCOPE_ENUM)
+	PERFCTR_NSCOPES
 };
+
+#define PERFCTR_SCOPE_ALLOWS(name, clause, allows, read)		\
+	case PERFCTR_SCOPE_##name: return allows;
+#define PERFCTR_SCOPE_CLAUSE(name, clause, allows, read)		\
+	case PERFCTR_SCOPE_##name: return clause;
+#define PERFCTR_SCOPE_READ(name, clause, allows, read)			\
+	case PERFCTR_SCOPE_##name: return #read;
+
+/* What scope allows its counters (PERFCTR_SA_*); 0 for no scope. */
+static inline unsigned int perfctr_scope__allows(unsigned int scope)
+{
+	switch (scope) {
+	PERFCTR_SCOPES(PERFCTR_SCOPE_ALLOWS)
+	}
+	return 0;
+}
+
+/* ".cpu", ".thread", ...; "?" for no scope. */
+static inline const char *perfctr_scope__clause(unsigned int scope)
+{
+	switch (scope) {
+	PERFCTR_SCOPES(PERFCTR_SCOPE_CLAUSE)
+	}
+	return "?";
+}
+
+/* The runtime's read of scope's counters, by name. */
+static inline const char *perfctr_scope__read(unsigned int scope)
+{
+	switch (scope) {
+	PERFCTR_SCOPES(PERFCTR_SCOPE_READ)
+	}
+	return "?";
+}
+
+/* Does the module make a counter of this scope on each CPU itself: a
+ * per-CPU scope, not a sampling clause (stap makes those), not in a
+ * group (perfctr-run opens those)?  Such a counter .cpus may restrict. */
+static inline int perfctr_scope__made_per_cpu(unsigned int scope,
+					      int samples, int grouped)
+{
+	return (perfctr_scope__allows(scope) & PERFCTR_SA_PER_CPU) &&
+	       !samples && !grouped;
+}
+
+/* Can such a counter have an encoding per core PMU (a "cIDX" record
+ * each): one made per CPU (the kernel maps each CPU's), or one per task
+ * (.process counters and sampling clauses: a task event per core PMU)? */
+static inline int perfctr_scope__core_encoded(unsigned int scope,
+					     int samples, int grouped)
+{
+	return (perfctr_scope__allows(scope) & PERFCTR_SA_PER_TASK) ||
+	       perfctr_scope__made_per_cpu(scope, samples, grouped);
+}
 
 /* The longest strings of a request, each with its NUL. */
 #define PERFCTR_NAME_MAX	256	/* an event name */

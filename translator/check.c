@@ -95,8 +95,8 @@ static int check_sum(const struct counter *c, const struct counter_read *r,
 	};
 
 	if ((r->kind != READ_FN_SUM && r->kind != READ_FN_SUM_AGE) ||
-	    (c->scope == PERFCTR_SCOPE_CPU && !counter__grouped(c)) ||
-	    c->scope == PERFCTR_SCOPE_SOCKET)
+	    ((perfctr_scope__allows(c->scope) & PERFCTR_SA_SUM) &&
+	     !counter__grouped(c)))
 		return 0;
 	if (counter__grouped(c)) {
 		diag__report(d, DIAG_SEMANTIC, r->src, &r->where, "%s(\"%s\") "
@@ -176,6 +176,42 @@ static int check_cgroup_path(const struct counter *c, struct diag *d)
 	return 1;
 }
 
+/* The clauses of the scopes that allow what bit names (want 1), or do
+ * not (want 0), joined by sep: ".thread/.process/.cgroup/.socket". */
+static const char *scope_list(unsigned int bit, int want, const char *sep,
+			      char *buf, size_t len)
+{
+	unsigned int s;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (s = 0; s < PERFCTR_NSCOPES; s++)
+		if (!!(perfctr_scope__allows(s) & bit) == want && n < len)
+			n += snprintf(buf + n, len - n, "%s%s", n ? sep : "",
+				      perfctr_scope__clause(s));
+	return buf;
+}
+
+/* .cpus on a counter the module does not make per CPU itself. */
+static int refuse_cpus(const struct counter *c, struct diag *d)
+{
+	int samples = counter__samples(c);
+	char list[64];
+
+	diag__report(d, DIAG_SEMANTIC, c->source, &c->cpus_tok,
+		     "%s%s%s.cpus restricts a counter made per CPU (%s) to "
+		     "some CPUs; it cannot restrict %s",
+		     samples ? "" : "perfctr counter \"", samples ? "" : c->id,
+		     samples ? "" : "\": ",
+		     scope_list(PERFCTR_SA_CPUS, 1, ", ", list, sizeof(list)),
+		     samples ? "a sampling probe" :
+		     counter__grouped(c) ? "a group's counter" :
+		     c->scope == PERFCTR_SCOPE_PROCESS ?
+		     ".process (one counter per task)" :
+		     ".socket (one counter per socket)");
+	return 1;
+}
+
 /* No scope given: a counter counts per CPU, as stap's perf probes do (a
  * target does not change that: .process asks for it); a sampling clause
  * samples the target when stap has one (-c, -x), as perf record -- CMD.
@@ -183,6 +219,9 @@ static int check_cgroup_path(const struct counter *c, struct diag *d)
 static int check_scope(const struct model *m, struct counter *c,
 		       struct diag *d)
 {
+	unsigned int allows;
+	char list[64];
+
 	if (!c->scope_given)
 		c->scope = counter__samples(c) && m->has_target ?
 			   PERFCTR_SCOPE_PROCESS : PERFCTR_SCOPE_CPU;
@@ -194,48 +233,35 @@ static int check_scope(const struct model *m, struct counter *c,
 			     "stapdev, not stapusr");
 		return 1;
 	}
-	if (counter__samples(c) && (c->mux ||
-				    c->scope == PERFCTR_SCOPE_THREAD ||
-				    c->scope == PERFCTR_SCOPE_CGROUP ||
-				    c->scope == PERFCTR_SCOPE_SOCKET)) {
+	allows = perfctr_scope__allows(c->scope);
+	if (counter__samples(c) && (c->mux || !(allows & PERFCTR_SA_SAMPLE))) {
 		diag__report(d, DIAG_SEMANTIC, c->source, &c->where,
 			     "a sampling perfctr probe samples per CPU or per "
-			     "process: drop .thread, .cgroup, .socket or "
-			     ".multiplex");
+			     "process: drop %s or .multiplex",
+			     scope_list(PERFCTR_SA_SAMPLE, 0, ", ", list,
+					sizeof(list)));
 		return 1;
 	}
-	if (counter__grouped(c) && c->scope != PERFCTR_SCOPE_CPU) {
+	if (counter__grouped(c) && !(allows & PERFCTR_SA_GROUP)) {
 		diag__report(d, DIAG_SEMANTIC, c->source, &c->group_tok,
 			     "perfctr counter \"%s\": a group counts per CPU "
 			     "only (perfctr-run opens it on each CPU); drop "
-			     ".thread/.process/.cgroup/.socket, or .group",
-			     c->id);
+			     "%s, or .group", c->id,
+			     scope_list(PERFCTR_SA_GROUP, 0, "/", list,
+					sizeof(list)));
 		return 1;
 	}
-	if (c->mux && c->scope != PERFCTR_SCOPE_CPU) {
+	if (c->mux && !(allows & PERFCTR_SA_MUX)) {
 		diag__report(d, DIAG_SEMANTIC, c->source, &c->where,
 			     "perfctr counter \"%s\": .multiplex counts per "
-			     "CPU only; drop .thread/.process/.cgroup/.socket, "
-			     "or .multiplex",
-			     c->id);
+			     "CPU only; drop %s, or .multiplex", c->id,
+			     scope_list(PERFCTR_SA_MUX, 0, "/", list,
+					sizeof(list)));
 		return 1;
 	}
-	if (c->cpus[0] && (counter__samples(c) || counter__grouped(c) ||
-			   c->scope == PERFCTR_SCOPE_PROCESS ||
-			   c->scope == PERFCTR_SCOPE_SOCKET)) {
-		diag__report(d, DIAG_SEMANTIC, c->source, &c->cpus_tok,
-			     "%s%s%s.cpus restricts a counter made per CPU "
-			     "(.cpu, .thread, .cgroup) to some CPUs; it cannot "
-			     "restrict %s", counter__samples(c) ? "" :
-			     "perfctr counter \"", counter__samples(c) ? "" :
-			     c->id, counter__samples(c) ? "" : "\": ",
-			     counter__samples(c) ? "a sampling probe" :
-			     counter__grouped(c) ? "a group's counter" :
-			     c->scope == PERFCTR_SCOPE_PROCESS ?
-			     ".process (one counter per task)" :
-			     ".socket (one counter per socket)");
-		return 1;
-	}
+	if (c->cpus[0] && !perfctr_scope__made_per_cpu(c->scope,
+			counter__samples(c), counter__grouped(c)))
+		return refuse_cpus(c, d);
 	if (c->scope == PERFCTR_SCOPE_CGROUP)
 		return check_cgroup_path(c, d);
 	if (c->target[0] && c->target[0] != '/') {
@@ -369,7 +395,8 @@ static int check_read_scope(const struct model *m,
 			     "@perfctr, perfctr_age or perfctr_sum");
 		return 1;
 	}
-	if (r->kind == READ_FN_TOTAL && c->scope != PERFCTR_SCOPE_PROCESS) {
+	if (r->kind == READ_FN_TOTAL &&
+	    !(perfctr_scope__allows(c->scope) & PERFCTR_SA_TOTAL)) {
 		scope_text(c, scope, sizeof(scope));
 		diag__report(d, DIAG_SEMANTIC, r->src, &r->name, "%s: counter "
 			     "\"%s\" counts %s, and only a .process counter "

@@ -383,19 +383,12 @@ static void emit_scopes(struct strbuf *sb, const struct model *m)
 /* The runtime's read of a counter of this kind (runtime/perfctr.h). */
 static const char *read_fn(const struct counter *c)
 {
-	switch (c->scope) {
-	case PERFCTR_SCOPE_THREAD:
-		return "perfctr_read_thread";
-	case PERFCTR_SCOPE_PROCESS:
-		return "perfctr_read_process";
-	case PERFCTR_SCOPE_CGROUP:
-		return "perfctr_read_cgroup";
-	case PERFCTR_SCOPE_SOCKET:
-		return "perfctr_read_socket";
-	}
+	if (c->scope != PERFCTR_SCOPE_CPU)
+		return perfctr_scope__read(c->scope);
 	if (c->group_no)	/* one snapshot of the group per probe */
 		return "perfctr_read_group";
-	return c->mux ? "perfctr_read_scaled" : "perfctr_read_local";
+	return c->mux ? "perfctr_read_scaled" :
+	       perfctr_scope__read(PERFCTR_SCOPE_CPU);
 }
 
 /* What a message calls the counter: counter "pf", or an event
