@@ -86,6 +86,16 @@ testsuite_unit_translator_test_embed_SOURCES = testsuite/unit/translator/test-em
 testsuite_unit_translator_test_embed_CPPFLAGS = $(translator_test_cppflags)
 testsuite_unit_translator_test_embed_LDADD = $(translator_test_ldadd)
 
+# What the emitter writes, whole, against the files kept in
+# testsuite/unit/translator/golden (GOLDEN_UPDATE=1 rewrites them).
+check_PROGRAMS += testsuite/unit/translator/golden-emit
+testsuite_unit_translator_golden_emit_SOURCES = testsuite/unit/translator/golden-emit.c
+testsuite_unit_translator_golden_emit_CPPFLAGS = $(translator_test_cppflags)
+testsuite_unit_translator_golden_emit_LDADD = $(translator_test_ldadd)
+TESTS += testsuite/unit/translator/golden.test
+EXTRA_DIST += testsuite/unit/translator/golden.test \
+	testsuite/unit/translator/golden
+
 # The front-end against a fake stap that records argv, environment, stdin.
 check_PROGRAMS += testsuite/unit/translator/fake-stap
 testsuite_unit_translator_fake_stap_SOURCES = testsuite/unit/translator/fake-stap.c
