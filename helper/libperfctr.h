@@ -131,8 +131,10 @@ int perfctr_sample__check(const struct perfctr_request *req,
 			  const char *sysfs_root, const char *procfs_root,
 			  char *err, size_t len);
 
-/* Longest record perfctr_assign__append writes, with its ';'. */
-#define PERFCTR_ASSIGN_REC_MAX 96
+
+/* The records' longest lengths, PERFCTR_ASSIGN_*_MAX, and the longest
+ * assignment a module takes, PERFCTR_ASSIGN_LEN(), are the interface's
+ * (perfctr_iface.h). */
 
 /* Appends one record to a perfctr_assign value (docs/design.md).  The
  * caller starts the buffer with the table hash.  Returns 0 or -ENOSPC
@@ -167,8 +169,6 @@ int perfctr_scale__parse(const char *s, uint64_t *mult, unsigned int *shift);
  * when u has a unit or a scale.  Returns 0 or -ENOSPC. */
 int perfctr_assign__append_unit(char *buf, size_t len, unsigned int idx,
 				const struct perfctr_unit *u);
-/* Longest unit record, with its ';'. */
-#define PERFCTR_ASSIGN_UNIT_MAX (32 + PERFCTR_UNIT_MAX)
 
 /* Appends a counter's encoding on one core PMU's CPUs, ";cIDX,TYPE,
  * CONFIG,CONFIG1,CONFIG2,CPUS" (CPUS its sysfs list).  Returns 0 or
@@ -176,8 +176,6 @@ int perfctr_assign__append_unit(char *buf, size_t len, unsigned int idx,
 struct perfctr_core_enc;
 int perfctr_assign__append_cpu(char *buf, size_t len, unsigned int idx,
 			       const struct perfctr_core_enc *c);
-/* Longest CPU record, with its ';'. */
-#define PERFCTR_ASSIGN_CPU_MAX (PERFCTR_ASSIGN_REC_MAX + 128)
 
 /* Appends a .socket counter's record: request idx is opened on cpus[n],
  * one a socket, ascending.  Returns 0 or -ENOSPC. */
@@ -189,8 +187,6 @@ int perfctr_assign__append_socket(char *buf, size_t len, unsigned int idx,
  * the group's order, at fds fd0 on.  Returns 0 or -ENOSPC. */
 int perfctr_assign__append_group(char *buf, size_t len, unsigned int idx,
 				 unsigned int fd0, unsigned int ncpu);
-/* Longest group record, with its ';'. */
-#define PERFCTR_ASSIGN_GROUP_MAX 40
 
 /* ------------------------------------------------------------- resolving */
 

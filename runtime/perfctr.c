@@ -17,21 +17,21 @@
 
 #include "perfctr_assign.c"
 
-/* A record per counter and its unit's ("uIDX,MULT,SHIFT,UNIT"), a
- * group's ("gIDX,FD0,NCPU") per group, and a .socket counter's CPUs
- * ("sIDX,CPU,...") per .socket counter. */
-#ifdef PERFCTR_NGROUPS
-#define PERFCTR_ASSIGN_GROUPS (PERFCTR_NGROUPS * 32)
+#ifndef PERFCTR_NGROUPS
+#define PERFCTR_ASSIGN_NGROUPS	0
 #else
-#define PERFCTR_ASSIGN_GROUPS 0
+#define PERFCTR_ASSIGN_NGROUPS	PERFCTR_NGROUPS
 #endif
-#ifdef PERFCTR_NSOCKET
-#define PERFCTR_ASSIGN_SOCKETS (PERFCTR_NSOCKET * (8 + PERFCTR_SOCKETS * 8))
+#ifndef PERFCTR_NSOCKET
+#define PERFCTR_ASSIGN_NSOCKET	0
 #else
-#define PERFCTR_ASSIGN_SOCKETS 0
+#define PERFCTR_ASSIGN_NSOCKET	PERFCTR_NSOCKET
 #endif
-#define PERFCTR_ASSIGN_MAX (40 + PERFCTR_NDECLARED * (96 + 48) + \
-			    PERFCTR_ASSIGN_GROUPS + PERFCTR_ASSIGN_SOCKETS)
+/* Room for the longest assignment perfctr-run may write for this table
+ * (perfctr_iface.h: the same bound it checks). */
+#define PERFCTR_ASSIGN_MAX						\
+	PERFCTR_ASSIGN_LEN(PERFCTR_NDECLARED, PERFCTR_ASSIGN_NGROUPS,	\
+			   PERFCTR_ASSIGN_NSOCKET, PERFCTR_SOCKETS)
 
 /* Set once at load by perfctr-run; readable by all (--dump-counters). */
 static char perfctr_assign[PERFCTR_ASSIGN_MAX];

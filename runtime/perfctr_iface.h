@@ -13,6 +13,8 @@
 #ifndef PERFCTR_IFACE_H
 #define PERFCTR_IFACE_H
 
+#include "perfctr_flags.h"	/* an assignment record's flags and unit */
+
 /* The levels an event counts at (the script's .user/.kernel, perf's
  * :u/:k modifiers). */
 enum perfctr_plm {
@@ -217,5 +219,49 @@ static inline int perfctr_scope__core_encoded(unsigned int scope,
 struct perfctr_request {
 	PERFCTR_REQUEST_FIELDS(PERFCTR_REQUEST_MEMBER)
 };
+
+/*
+ * The assignment (perfctr_assign=HASH;REC;REC...: docs/design.md, "The
+ * assignment") that perfctr-run writes (helper/assign.c) and the module
+ * parses (perfctr_assign.c).  Its records, and the longest each can be
+ * with the ';' before it, from its fields' widths: a decimal field an
+ * unsigned int's (10 digits), a hexadecimal one a u64's (16), the flags
+ * 32 bits' (8), a CPU a non-negative int's (10).
+ *   IDX,TYPE,CONFIG,CONFIG1,CONFIG2,FLAGS  a counter's encoding
+ *   uIDX,MULT,SHIFT,UNIT                   what one count is
+ *   cIDX,TYPE,CONFIG,CONFIG1,CONFIG2,CPUS  its encoding on some CPUs
+ *   sIDX,CPU,...                           a .socket counter's CPUs
+ *   gIDX,FD0,NCPU                          where a group's fds are
+ */
+#define PERFCTR_REC_DEC		10
+#define PERFCTR_REC_HEX		16
+#define PERFCTR_ASSIGN_HASH_LEN	16
+/* ";" 2 decimal, 3 hexadecimal fields, the flags (32 bits), 5 commas */
+#define PERFCTR_ASSIGN_REC_MAX						\
+	(1 + 2 * PERFCTR_REC_DEC + 3 * PERFCTR_REC_HEX + 8 + 5)
+/* ";u" 2 decimal, 1 hexadecimal field, the unit, 3 commas */
+#define PERFCTR_ASSIGN_UNIT_MAX						\
+	(2 + 2 * PERFCTR_REC_DEC + PERFCTR_REC_HEX + PERFCTR_UNIT_MAX - 1 + 3)
+/* ";c" 2 decimal, 3 hexadecimal fields, the CPU list, 5 commas */
+#define PERFCTR_ASSIGN_CPU_MAX						\
+	(2 + 2 * PERFCTR_REC_DEC + 3 * PERFCTR_REC_HEX +		\
+	 PERFCTR_CPU_LIST_MAX - 1 + 5)
+/* ";s" the index, ncpu CPUs after a comma each */
+#define PERFCTR_ASSIGN_SOCKET_MAX(ncpu)					\
+	(2 + PERFCTR_REC_DEC + (ncpu) * (1 + PERFCTR_REC_DEC))
+/* ";g" 3 decimal fields, 2 commas */
+#define PERFCTR_ASSIGN_GROUP_MAX	(2 + 3 * PERFCTR_REC_DEC + 2)
+
+/* The longest assignment (with its NUL, without "perfctr_assign=") for
+ * a module of ndeclared requests, ngroups groups and nsocket .socket
+ * counters of at most sockets CPUs each: every request with its record,
+ * a unit's and a CPU record per core PMU.  The module's buffer has this
+ * size, and perfctr-run refuses an assignment longer than it. */
+#define PERFCTR_ASSIGN_LEN(ndeclared, ngroups, nsocket, sockets)	\
+	(PERFCTR_ASSIGN_HASH_LEN + 1 +					\
+	 (ndeclared) * (PERFCTR_ASSIGN_REC_MAX + PERFCTR_ASSIGN_UNIT_MAX +	\
+			PERFCTR_CORE_PMUS * PERFCTR_ASSIGN_CPU_MAX) +	\
+	 (ngroups) * PERFCTR_ASSIGN_GROUP_MAX +				\
+	 (nsocket) * PERFCTR_ASSIGN_SOCKET_MAX(sockets))
 
 #endif /* PERFCTR_IFACE_H */

@@ -321,6 +321,58 @@ static void assigns(void)
 	       -EINVAL, "not a string: -EINVAL");
 }
 
+/* Each record at its longest (every number at its widest, every string
+ * full) fits the interface's bound for it, and a module's assignment
+ * with every record at its longest fits PERFCTR_ASSIGN_LEN, which sizes
+ * the module's buffer. */
+static void record_bounds(void)
+{
+	static char buf[PERFCTR_ASSIGN_LEN(2, 1, 1, 4)];
+	struct perfctr_encoding max = { UINT32_MAX, ~0ull, ~0ull, ~0ull,
+					UINT32_MAX };
+	struct perfctr_core_enc core = { .enc = max };
+	struct perfctr_unit u = { .mult = ~0ull, .shift = UINT32_MAX };
+	int cpus[4] = { INT_MAX, INT_MAX, INT_MAX, INT_MAX };
+	size_t at;
+	unsigned int i, k;
+
+	memset(core.cpus, '9', sizeof(core.cpus) - 1);
+	memset(u.unit, 'J', sizeof(u.unit) - 1);
+	memset(buf, 'f', PERFCTR_ASSIGN_HASH_LEN);
+	for (i = 0; i < 2; i++) {
+		at = strlen(buf);
+		is_int(perfctr_assign__append(buf, sizeof(buf), UINT_MAX, &max),
+		       0, "a counter's record");
+		is_int((int)(strlen(buf) - at), PERFCTR_ASSIGN_REC_MAX,
+		       "its longest is PERFCTR_ASSIGN_REC_MAX");
+		at = strlen(buf);
+		is_int(perfctr_assign__append_unit(buf, sizeof(buf), UINT_MAX,
+						   &u), 0, "its unit's");
+		is_int((int)(strlen(buf) - at), PERFCTR_ASSIGN_UNIT_MAX,
+		       "its longest is PERFCTR_ASSIGN_UNIT_MAX");
+		for (k = 0; k < PERFCTR_CORE_PMUS; k++) {
+			at = strlen(buf);
+			is_int(perfctr_assign__append_cpu(buf, sizeof(buf),
+							  UINT_MAX, &core), 0,
+			       "CPU record %u", k);
+			is_int((int)(strlen(buf) - at), PERFCTR_ASSIGN_CPU_MAX,
+			       "its longest is PERFCTR_ASSIGN_CPU_MAX");
+		}
+	}
+	at = strlen(buf);
+	is_int(perfctr_assign__append_group(buf, sizeof(buf), UINT_MAX,
+					    UINT_MAX, UINT_MAX), 0, "a group's");
+	is_int((int)(strlen(buf) - at), PERFCTR_ASSIGN_GROUP_MAX,
+	       "its longest is PERFCTR_ASSIGN_GROUP_MAX");
+	at = strlen(buf);
+	is_int(perfctr_assign__append_socket(buf, sizeof(buf), UINT_MAX, cpus,
+					     4), 0, "a .socket counter's");
+	is_int((int)(strlen(buf) - at), PERFCTR_ASSIGN_SOCKET_MAX(4),
+	       "its longest is PERFCTR_ASSIGN_SOCKET_MAX");
+	is_int((int)strlen(buf) + 1, (int)sizeof(buf), "all of them fill "
+	       "PERFCTR_ASSIGN_LEN exactly, with the NUL");
+}
+
 int main(void)
 {
 	optional_fields();
@@ -332,5 +384,6 @@ int main(void)
 	parse_errors();
 	hashes();
 	assigns();
+	record_bounds();
 	return tap_done();
 }
