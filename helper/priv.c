@@ -71,9 +71,6 @@ int perfctr_priv__check(const struct perfctr_modtab *tab,
 			      "kernel.perf_event_paranoid cannot be read, and "
 			      "a %s module counts only what perf_event_open "
 			      "allows its user (%u)", tab->priv, uid);
-	return pc_err(err, errlen, -EACCES, "refused: "
-		      "kernel.perf_event_paranoid is %d, and %s needs %d or "
-		      "less for user %u (a %s module counts only what "
-		      "perf_event_open allows its user; root may count "
-		      "anything)", paranoid, rule, need, uid, tab->priv);
+	return pc_err(err, errlen, -EACCES, PERFCTR_PRIV_REFUSAL "; root may "
+		      "count anything)", paranoid, rule, need, uid, tab->priv);
 }

@@ -283,10 +283,8 @@ static int perfctr_priv_judge(void)
 		if (!rule)
 			continue;
 		bad++;
-		_stp_error("perfctr: %s: counter \"%s\" (%s): refused: "
-			   "kernel.perf_event_paranoid is %d, and %s needs %d "
-			   "or less for user %u (a %s module counts only what "
-			   "perf_event_open allows its user)\n",
+		_stp_error("perfctr: %s: counter \"%s\" (%s): "
+			   PERFCTR_PRIV_REFUSAL ")\n",
 			   perfctr_requests[i].src, perfctr_requests[i].id,
 			   perfctr_requests[i].event, paranoid, rule, need,
 			   (unsigned int)_stp_uid, perfctr_priv_name());

@@ -36,6 +36,15 @@
 #define PERFCTR_ANY_THREAD	0ULL
 #endif
 
+/* Why a counter is refused, as perfctr-run (before load) and the module
+ * (at start) both say it: the paranoid level, the rule it breaks, the
+ * level that rule needs, the user, the module's privilege; each side
+ * closes the parenthesis. */
+#define PERFCTR_PRIV_REFUSAL						\
+	"refused: kernel.perf_event_paranoid is %d, and %s needs %d or "	\
+	"less for user %u (a %s module counts only what perf_event_open "	\
+	"allows its user"
+
 /* One counter, as the rule sees it. */
 struct perfctr_priv_what {
 	unsigned int flags;		/* PERFCTR_F_* */
