@@ -17,7 +17,9 @@ helper_libperfctr_a_SOURCES = \
 	helper/dump_names.c helper/dump_text.c helper/dump_json.c
 
 bin_PROGRAMS += helper/perfctr-run
-helper_perfctr_run_SOURCES = helper/perfctr-run.c
+helper_perfctr_run_SOURCES = helper/perfctr-run.c helper/run.h \
+	helper/run_plan.c helper/run_explain.c helper/run_records.c \
+	helper/run_remote.c
 helper_perfctr_run_CPPFLAGS = $(AM_CPPFLAGS) -DREAL_STAPRUN=\"$(REAL_STAPRUN)\"
 helper_perfctr_run_LDADD = helper/libperfctr.a $(PFM_LIBS) $(ELF_LIBS) $(JANSSON_LIBS)
 
