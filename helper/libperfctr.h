@@ -400,11 +400,6 @@ int perfctr_topology__check(const struct perfctr_topology *t,
 			    const struct perfctr_encoding *enc,
 			    char *err, size_t len);
 
-/* The most core PMUs a counter gets encodings for, and CPU ranges in
- * one core PMU's list (perfctr_iface.h). */
-#define PERFCTR_CORE_PMUS_MAX	PERFCTR_CORE_PMUS
-#define PERFCTR_CPU_RANGES_MAX	PERFCTR_CPU_RANGES
-
 /* A counter's encoding on one core PMU's CPUs (a "cIDX" record). */
 struct perfctr_core_enc {
 	struct perfctr_encoding enc;
@@ -423,7 +418,7 @@ struct perfctr_core_enc {
  * .cpus("LIST") gets records for the CPUs of its list only, on any
  * machine: those encodings for the CPUs each core PMU has of the list,
  * or its one encoding for the list.  Returns how many (at most
- * PERFCTR_CORE_PMUS_MAX) in out, 0 when one encoding serves every CPU,
+ * PERFCTR_CORE_PMUS) in out, 0 when one encoding serves every CPU,
  * or -EOPNOTSUPP (-EINVAL: the list, perfctr_topology__restrict) with
  * why in err. */
 int perfctr_topology__core_encodings(const struct perfctr_topology *t,

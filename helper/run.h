@@ -35,7 +35,7 @@ struct plan_req {
 	/* .socket: the CPUs of its PMU's cpumask, one a socket */
 	int *sock, nsock;
 	/* on a hybrid machine, each core PMU's encoding, for its CPUs */
-	struct perfctr_core_enc cenc[PERFCTR_CORE_PMUS_MAX];
+	struct perfctr_core_enc cenc[PERFCTR_CORE_PMUS];
 	int ncenc;
 	/* .cpus("LIST"): the CPUs of the list, ascending */
 	int *rcpus, nrcpus;

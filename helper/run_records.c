@@ -82,20 +82,20 @@ static void show(FILE *out, const struct perfctr_request *req,
 		e->flags);
 }
 
-/* Room for the .socket counters', the units' and the CPU records. */
-static size_t sockets_len(const struct plan *p)
+/* Room for the assignment, the bound the module's buffer has for its
+ * table (perfctr_iface.h): the module declares at least these requests,
+ * groups and .socket counters. */
+static size_t assign_len(const struct plan *p)
 {
-	const struct plan_req *pr;
-	size_t len = 0;
-	unsigned int i;
+	unsigned int i, nsocket = 0, sockets = 0;
 
 	for (i = 0; i < p->tab->n; i++) {
-		pr = &p->req[i];
-		len += (pr->nsock ? PERFCTR_ASSIGN_GROUP_MAX +
-			pr->nsock * 8 : 0) + PERFCTR_ASSIGN_UNIT_MAX +
-		       pr->ncenc * PERFCTR_ASSIGN_CPU_MAX;
+		nsocket += p->req[i].nsock > 0;
+		if ((unsigned int)p->req[i].nsock > sockets)
+			sockets = p->req[i].nsock;
 	}
-	return len;
+	return sizeof(ASSIGN_KEY) - 1 +
+	       PERFCTR_ASSIGN_LEN(p->tab->n, p->groups, nsocket, sockets);
 }
 
 /* The c records: request i's encoding per core PMU. */
@@ -142,8 +142,7 @@ char *plan__assign(const struct plan *p, int verbose)
 {
 	const struct perfctr_modtab *tab = p->tab;
 	const struct plan_req *pr;
-	size_t len = sizeof(ASSIGN_KEY) + 16 + tab->n * PERFCTR_ASSIGN_REC_MAX +
-		     p->groups * PERFCTR_ASSIGN_GROUP_MAX + sockets_len(p);
+	size_t len = assign_len(p);
 	char *buf = malloc(len);
 	unsigned int i;
 	int bad = 0;

@@ -495,7 +495,7 @@ static int arm_event(const struct perfctr_topology *t,
 	return errno || *end || end == buf + 8 ? -EINVAL : 0;
 }
 
-/* A CPU list the module takes: at most PERFCTR_CPU_RANGES_MAX ranges. */
+/* A CPU list the module takes: at most PERFCTR_CPU_RANGES ranges. */
 static int list_fits(const char *cpus)
 {
 	const char *c;
@@ -505,7 +505,7 @@ static int list_fits(const char *cpus)
 		return 0;
 	for (c = cpus; *c; c++)
 		n += *c == ',';
-	return n <= PERFCTR_CPU_RANGES_MAX;
+	return n <= PERFCTR_CPU_RANGES;
 }
 
 static int restricted(const struct perfctr_topology *t,
@@ -546,7 +546,7 @@ int perfctr_topology__core_encodings(const struct perfctr_topology *t,
 		p = &t->pmus[i];
 		if (p->span != PERFCTR_SPAN_HYBRID)
 			continue;
-		if (n == PERFCTR_CORE_PMUS_MAX || p->type < 0 ||
+		if (n == PERFCTR_CORE_PMUS || p->type < 0 ||
 		    !list_fits(p->cpus) || strlen(p->name) >= sizeof(out->pmu))
 			return pc_err(err, len, -EOPNOTSUPP, "event \"%s\": "
 				      "this machine's core PMUs (\"%s\", "
@@ -554,8 +554,8 @@ int perfctr_topology__core_encodings(const struct perfctr_topology *t,
 				      "their CPUs in more than %d ranges",
 				      req->event, p->name,
 				      p->cpus ? p->cpus : "?",
-				      PERFCTR_CORE_PMUS_MAX,
-				      PERFCTR_CPU_RANGES_MAX);
+				      PERFCTR_CORE_PMUS,
+				      PERFCTR_CPU_RANGES);
 		out[n].enc = *enc;
 		if (x86) {
 			out[n].enc.config |= (uint64_t)p->type << 32;
@@ -735,7 +735,7 @@ static int restricted(const struct perfctr_topology *t,
 		      struct perfctr_core_enc *out, char *err, size_t len)
 {
 	const struct perfctr_topo_pmu *p = perfctr_topology__pmu(t, enc);
-	struct perfctr_core_enc full[PERFCTR_CORE_PMUS_MAX];
+	struct perfctr_core_enc full[PERFCTR_CORE_PMUS];
 	struct perfctr_request all = *req;
 	int *set, *part = NULL, n, k, m = 0, i, ranges = 0;
 
@@ -762,7 +762,7 @@ static int restricted(const struct perfctr_topology *t,
 		out[m] = full[i];
 		ranges = perfctr_cpus__format(k == 1 ? set : part, c,
 					      out[m].cpus, sizeof(out[m].cpus));
-		if (ranges > PERFCTR_CPU_RANGES_MAX)
+		if (ranges > PERFCTR_CPU_RANGES)
 			ranges = -ENOSPC;
 		m++;
 	}
@@ -773,6 +773,6 @@ static int restricted(const struct perfctr_topology *t,
 			      ".cpus(\"%s\") names its CPUs%s in more than %d "
 			      "ranges", req->event, req->cpus,
 			      k > 1 ? " on one core PMU" : "",
-			      PERFCTR_CPU_RANGES_MAX);
+			      PERFCTR_CPU_RANGES);
 	return m;
 }

@@ -171,7 +171,7 @@ static int check_name(struct parser *ps, const char *name,
 }
 
 /* .cpus("LIST"): a CPU list as sysfs writes it ("0-3,8": ranges
- * ascending and apart, at most PERFCTR_CPU_RANGES_MAX, as the module's
+ * ascending and apart, at most PERFCTR_CPU_RANGES, as the module's
  * records take them), or a core PMU's name ("cpu_atom"), which
  * perfctr-run looks up where the script runs. */
 static int check_cpus(struct parser *ps, const char *list,
@@ -201,10 +201,10 @@ static int check_cpus(struct parser *ps, const char *list,
 		error_at(ps, tok, "\"%s\" in .cpus: %s", list, expected);
 		return -1;
 	}
-	if (ranges > PERFCTR_CPU_RANGES_MAX) {
+	if (ranges > PERFCTR_CPU_RANGES) {
 		error_at(ps, tok, "\"%s\" in .cpus: at most %d ranges of "
 			 "CPUs (\"0-3,8\" is two)", list,
-			 PERFCTR_CPU_RANGES_MAX);
+			 PERFCTR_CPU_RANGES);
 		return -1;
 	}
 	return 0;

@@ -161,7 +161,7 @@ static void core_encs(const struct machine *m, const char *event,
 		      int n, const char *const *want, const char *why)
 {
 	struct perfctr_request req = { .scope = scope, .sample = sample };
-	struct perfctr_core_enc out[PERFCTR_CORE_PMUS_MAX];
+	struct perfctr_core_enc out[PERFCTR_CORE_PMUS];
 	struct perfctr_encoding enc;
 	char err[1024] = "", got[256];
 	int ret, i;
@@ -196,7 +196,7 @@ static void core_encs(const struct machine *m, const char *event,
 static void assign_cpu_records(const struct machine *m)
 {
 	struct perfctr_request req = { .scope = CPU, .event = "cycles" };
-	struct perfctr_core_enc out[PERFCTR_CORE_PMUS_MAX];
+	struct perfctr_core_enc out[PERFCTR_CORE_PMUS];
 	struct perfctr_encoding enc = { .type = PERF_TYPE_HARDWARE,
 					.flags = 0x16 };
 	char buf[256] = "H", err[256];
@@ -438,7 +438,7 @@ static void expect_cpus(const struct machine *m, const char *event,
 			const char *want, int n, const char *const *recs)
 {
 	struct perfctr_request req = { .scope = scope };
-	struct perfctr_core_enc out[PERFCTR_CORE_PMUS_MAX];
+	struct perfctr_core_enc out[PERFCTR_CORE_PMUS];
 	struct perfctr_encoding enc;
 	char err[1024] = "", got[256];
 	int ret, i;
