@@ -12,14 +12,16 @@ dist_runtime_DATA = runtime/perfctr.h runtime/perfctr_iface.h runtime/perfctr.c 
 	runtime/perfctr_cgroup.c runtime/perfctr_thrpool.c \
 	runtime/perfctr_taskmap.c runtime/perfctr_task.c runtime/perfctr_sample.c \
 	runtime/perfctr_priv.c runtime/perfctr_rearm.c runtime/perfctr_sum.c \
-	runtime/perfctr_snap.h runtime/perfctr_socket.c runtime/perfctr_selftest.c
+	runtime/perfctr_snap.h runtime/perfctr_socket.c runtime/perfctr_selftest.c \
+	runtime/perfctr_readerr.h
 
 check_PROGRAMS += testsuite/unit/runtime/test-assign \
 	testsuite/unit/runtime/test-assign-roundtrip \
-	testsuite/unit/runtime/test-topdown testsuite/unit/runtime/test-payload
+	testsuite/unit/runtime/test-topdown testsuite/unit/runtime/test-payload \
+	testsuite/unit/runtime/test-readerr
 TESTS += testsuite/unit/runtime/test-assign testsuite/unit/runtime/test-topdown \
 	testsuite/unit/runtime/test-assign-roundtrip \
-	testsuite/unit/runtime/test-payload
+	testsuite/unit/runtime/test-payload testsuite/unit/runtime/test-readerr
 testsuite_unit_runtime_test_assign_SOURCES = \
 	testsuite/unit/runtime/test-assign.c testsuite/unit/runtime/kcompat.h
 testsuite_unit_runtime_test_assign_CPPFLAGS = $(AM_CPPFLAGS) \
@@ -43,6 +45,10 @@ testsuite_unit_runtime_test_topdown_CPPFLAGS = $(AM_CPPFLAGS) \
 testsuite_unit_runtime_test_payload_SOURCES = \
 	testsuite/unit/runtime/test-payload.c
 testsuite_unit_runtime_test_payload_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/runtime -I$(top_srcdir)/testsuite/lib
+testsuite_unit_runtime_test_readerr_SOURCES = \
+	testsuite/unit/runtime/test-readerr.c
+testsuite_unit_runtime_test_readerr_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/runtime -I$(top_srcdir)/testsuite/lib
 
 # The static module checks (testsuite/lib/check-read-path, check-percpu,

@@ -140,17 +140,29 @@ static void perfctr_switch_unhook(struct tracepoint **tp, void *probe)
 #include "perfctr_rearm.c"
 #include "perfctr_selftest.c"
 
+/* The read outcomes' messages, in the order of enum perfctr_read_err. */
+static const struct perfctr_read_err_row perfctr_read_errs[] =
+	PERFCTR_READ_ERR_ROWS;
+
 static const char *perfctr_read_error(unsigned int idx, int rc)
 {
+	const char *msg = NULL;
+
+	BUILD_BUG_ON(PERFCTR_RE_END > -MAX_ERRNO);
+	BUILD_BUG_ON(ARRAY_SIZE(perfctr_read_errs) !=
+		     PERFCTR_RE_END - PERFCTR_RE_BASE - 1);
 	if (idx >= PERFCTR_NDECLARED)
 		return "does not exist";
 	if (!perfctr_requests[idx].id)
 		return "was not created: its probe's %( %) condition is false";
-	if (perfctr_requests[idx].scope == PERFCTR_SCOPE_SOCKET ||
-	    rc == -EMEDIUMTYPE)
+	if (perfctr_read_err_is(rc))
+		msg = perfctr_read_errs[rc - PERFCTR_RE_BASE - 1].msg;
+	if (msg)
+		return msg;
+	if (perfctr_requests[idx].scope == PERFCTR_SCOPE_SOCKET)
 		return perfctr_socket_why(rc);
-	if (rc == -EXDEV || (rc == -ENODEV &&
-			     perfctr_left_out(idx, raw_smp_processor_id())))
+	if (rc == PERFCTR_RE_NOT_HERE ||
+	    (rc == -ENODEV && perfctr_left_out(idx, raw_smp_processor_id())))
 		return perfctr_slots[idx].cpus_why;
 	if (rc == -ENODEV && perfctr_requests[idx].group_no)
 		return "has no group on this CPU: perfctr-run opened it on "
@@ -179,18 +191,9 @@ static const char *perfctr_read_error(unsigned int idx, int rc)
 	case -EBUSY:
 		return "has no total here: this read interrupted a task's exit "
 		       "being counted on this CPU";
-	case -ENOTTY:
-		return "is not one of Intel's topdown metrics: perfctr_topdown() "
-		       "decodes a \"topdown-*\" counter in a group led by "
-		       "\"slots\"";
 	case -ENODATA:
 		return "has no level-1 topdown metric of its group counted on "
 		       "this CPU yet: no share";
-	case -ENOLINK:
-		return "is in a group that the kernel took off this CPU when "
-		       "the CPU went offline: perf does not put a group back, "
-		       "and a module cannot make one (run the script again to "
-		       "count on this CPU)";
 	}
 	return "cannot be read on this CPU";
 }

@@ -48,6 +48,7 @@
 #include "perfctr_iface.h"	/* levels, scopes, limits, the request */
 #include "perfctr_attr.h"	/* the assignment's flags, the attrs */
 #include "perfctr_topdown.h"	/* Intel's topdown metrics */
+#include "perfctr_readerr.h"	/* the read outcomes of our own */
 
 /* One request as the translator declared it (its fields are the
  * interface's, perfctr_iface.h, strings "" when not given), and where
@@ -400,7 +401,7 @@ static __always_inline int perfctr_read_on(const struct perfctr_cpu *pc,
 	}
 	if (!ev && perfctr_left_out(idx, smp_processor_id())) {
 		*val = p->base;	/* 0: it never counts here */
-		return -EXDEV;
+		return PERFCTR_RE_NOT_HERE;
 	}
 	if (!ev)
 		return -ENODEV;
@@ -420,9 +421,10 @@ static __always_inline int perfctr_read_here(unsigned int idx, u64 *val)
  * NMI included).  A CPU on its way out still takes interrupts: once perf
  * has taken its counters off the PMU their counts are final, and those
  * are the answer, not an error.
- * Returns 0, -ENODEV (no counter on this CPU), -EXDEV (a .cpus counter
- * on a CPU it does not count on: *val is its constant base, for .thread
- * and .cgroup, which count nothing there), -EIO (not counting).
+ * Returns 0, -ENODEV (no counter on this CPU), PERFCTR_RE_NOT_HERE (a
+ * .cpus counter on a CPU it does not count on: *val is its constant base,
+ * for .thread and .cgroup, which count nothing there), -EIO (not
+ * counting).
  */
 static __always_inline int perfctr_read_local(unsigned int idx, u64 *val)
 {
@@ -569,7 +571,7 @@ static __always_inline int perfctr_read_scaled(unsigned int idx, u64 *val)
 	if (ev)
 		rc = perfctr_event_scaled(ev, val);
 	else if (perfctr_left_out(idx, smp_processor_id()))
-		rc = -EXDEV;
+		rc = PERFCTR_RE_NOT_HERE;
 	if (rc && READ_ONCE(pc->leaving)) {
 		*val = 0;	/* as perfctr_read_local() */
 		rc = 0;
@@ -661,7 +663,8 @@ static __always_inline int perfctr_read_scaled(unsigned int idx, u64 *val)
 #define PERFCTR_DECODE_STR(fn, v)	fn((v), STAP_RETVALUE, MAXSTRINGLEN)
 
 /* A read of counter idx known only at run time: fn's answer, or the
- * error bad (an errno) for an index past the table. */
+ * error bad (an errno, or a read outcome of perfctr_readerr.h) for an
+ * index past the table. */
 #define PERFCTR_READ_IDX(fn, idx, bad, what, site) do {			\
 	u64 v_ = 0;							\
 	int rc_ = (idx) < PERFCTR_NDECLARED ? fn((idx), &v_) : (bad);	\
@@ -675,7 +678,8 @@ static __always_inline int perfctr_read_scaled(unsigned int idx, u64 *val)
 #define PERFCTR_SOCKET_N(idx, n, what, site) do {			\
 	u64 v_ = 0;							\
 	int rc_ = (idx) < PERFCTR_NDECLARED ?				\
-		  perfctr_read_socket_n((idx), (n), &v_) : -EMEDIUMTYPE;	\
+		  perfctr_read_socket_n((idx), (n), &v_) :		\
+		  PERFCTR_RE_NOT_SOCKET;				\
 	if (unlikely(rc_ == -EDOM))					\
 		PERFCTR_FAIL((site), "%s has no socket %lld: it has %u "	\
 			     "(0 to %u, in the order of the CPUs "		\

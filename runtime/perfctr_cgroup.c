@@ -95,7 +95,8 @@ static void perfctr_cg_on_switch(void *data, bool preempt,
 		return;
 	for (k = 0; k < PERFCTR_NCGROUP; k++) {
 		rc = perfctr_read_here(perfctr_cg_req[k], &v);
-		if (rc && rc != -EXDEV)	/* .cpus: its base where it is not */
+		/* .cpus: its base where it is not */
+		if (rc && rc != PERFCTR_RE_NOT_HERE)
 			v = PERFCTR_CG_NO_START;
 		acc = o->acc[k];
 		if (v != PERFCTR_CG_NO_START &&
@@ -122,7 +123,7 @@ static int perfctr_cg_here(struct perfctr_cg_cpu __percpu *cgs, unsigned int k,
 	if (!perfctr_cg_has(current, k))
 		return 0;
 	rc = perfctr_read_here(perfctr_cg_req[k], &v);
-	if (rc && rc != -EXDEV)	/* .cpus: nothing counted here */
+	if (rc && rc != PERFCTR_RE_NOT_HERE)	/* .cpus: none counted here */
 		return -EIO;
 	if (start != PERFCTR_CG_NO_START)	/* else: not measurable */
 		*val += v - start;

@@ -29,8 +29,8 @@
  * offline and takes their groups apart (DETACH_GROUP), and never puts
  * them back.  A group is read only while its leader is on the CPU's
  * context (ACTIVE, or INACTIVE when multiplexed); after the CPU went
- * offline its reads raise an error that says so (-ENOLINK), never a
- * count.
+ * offline its reads raise an error that says so (PERFCTR_RE_LOST),
+ * never a count.
  *
  * Intel's topdown metrics (perfctr_topdown.h) count in a group led by
  * slots; perfctr_topdown() decodes a metric from the probe's snapshot
@@ -88,8 +88,8 @@ static __always_inline struct context *perfctr_get_context(void)
  * Takes group g's snapshot on this CPU into s and pc->gval[].  A pinned
  * group is read while its leader counts here; a .multiplex one also when
  * it is off the PMU (its counts as the last rotation left them).  IRQs
- * off.  Returns 0, -ENODEV (not opened on this CPU), -ENOLINK (taken
- * off when the CPU went offline), -EIO (not counting).
+ * off.  Returns 0, -ENODEV (not opened on this CPU), PERFCTR_RE_LOST
+ * (taken off when the CPU went offline), -EIO (not counting).
  */
 static __always_inline int perfctr_group_take(struct perfctr_cpu *pc,
 					      const struct perfctr_group_desc *g,
@@ -107,7 +107,7 @@ static __always_inline int perfctr_group_take(struct perfctr_cpu *pc,
 		return -EIO;
 	}
 	if (state < PERF_EVENT_STATE_INACTIVE)
-		return READ_ONCE(pc->glost) ? -ENOLINK : -EIO;
+		return READ_ONCE(pc->glost) ? PERFCTR_RE_LOST : -EIO;
 	if (!g->mux && !perfctr_counting_here(lead))
 		return -EIO;
 	for (i = 0; i < g->n; i++)
@@ -136,8 +136,8 @@ perfctr_group_snap(struct perfctr_cpu *pc, const struct perfctr_request_desc *r)
 /*
  * The count of group counter idx on this CPU, from the probe's snapshot;
  * a .multiplex group's scaled by the group's enabled / running.  Any
- * context.  Returns 0, -ENODEV, -ENOLINK, -EIO, -EAGAIN (.multiplex, not
- * on the PMU yet: no estimate).
+ * context.  Returns 0, -ENODEV, PERFCTR_RE_LOST, -EIO, -EAGAIN
+ * (.multiplex, not on the PMU yet: no estimate).
  */
 static __always_inline int perfctr_read_group(unsigned int idx, u64 *val)
 {
@@ -201,8 +201,8 @@ static __always_inline int perfctr_group_or_times(unsigned int idx, u64 *val,
  * perfctr_topdown(): group counter idx's share of the slots its group's
  * level-1 topdown metrics took, in parts per thousand, from the probe's
  * snapshot (perf stat's td_metric_ratio()).  Any context.  Returns 0,
- * the group read's errors, -ENOTTY (not a topdown metric), -ENODATA (no
- * level-1 metric counted here yet).
+ * the group read's errors, PERFCTR_RE_NOT_TOPDOWN (not a topdown
+ * metric), -ENODATA (no level-1 metric counted here yet).
  */
 static __always_inline int perfctr_read_topdown(unsigned int idx, u64 *val)
 {
@@ -219,7 +219,7 @@ static __always_inline int perfctr_read_topdown(unsigned int idx, u64 *val)
 		return -ENODEV;
 	k = r->group_no ? perfctr_gtd[r->gslot] : PERFCTR_TD_NONE;
 	if (k < 0 || k == PERFCTR_TD_SLOTS_KIND)
-		return -ENOTTY;
+		return PERFCTR_RE_NOT_TOPDOWN;
 	g = &perfctr_groups[r->group_no - 1];
 	local_irq_save(flags);
 	pc = this_cpu_ptr(perfctr_cpus);

@@ -160,7 +160,7 @@ static __always_inline int perfctr_read_socket(unsigned int idx, u64 *val)
 }
 
 /* perfctr_age(): how old, in ns, the snapshot @perfctr would read now
- * is.  Any context.  -EMEDIUMTYPE: not a .socket counter. */
+ * is.  Any context.  PERFCTR_RE_NOT_SOCKET: not a .socket counter. */
 static __always_inline int perfctr_read_socket_age(unsigned int idx,
 						   u64 *age)
 {
@@ -169,7 +169,7 @@ static __always_inline int perfctr_read_socket_age(unsigned int idx,
 	int rc;
 
 	if (unlikely(!perfctr_cpus || !perfctr_socket_is(idx)))
-		return -EMEDIUMTYPE;
+		return PERFCTR_RE_NOT_SOCKET;
 	local_irq_save(flags);
 	rc = perfctr_socket_get(idx, perfctr_socket_here(idx), &val, age);
 	local_irq_restore(flags);
@@ -178,15 +178,15 @@ static __always_inline int perfctr_read_socket_age(unsigned int idx,
 
 /* perfctr_read_socket(id, n): socket n's latest snapshot, n counting
  * the sockets perfctr-run named from 0, in the order of their CPUs.  Any
- * context.  -EMEDIUMTYPE: not a .socket counter; -EDOM: no socket n;
- * else as perfctr_socket_get(). */
+ * context.  PERFCTR_RE_NOT_SOCKET: not a .socket counter; -EDOM: no
+ * socket n; else as perfctr_socket_get(). */
 static __always_inline int perfctr_read_socket_n(unsigned int idx, s64 n,
 						 u64 *val)
 {
 	u64 age;
 
 	if (unlikely(!perfctr_cpus || !perfctr_socket_is(idx)))
-		return -EMEDIUMTYPE;
+		return PERFCTR_RE_NOT_SOCKET;
 	if (n < 0 || n >= perfctr_slots[idx].nsock)
 		return -EDOM;
 	return perfctr_socket_get(idx, n, val, &age);
@@ -334,11 +334,11 @@ static inline int perfctr_read_socket(unsigned int idx, u64 *val)
 }
 static inline int perfctr_read_socket_age(unsigned int idx, u64 *age)
 {
-	return -EMEDIUMTYPE;
+	return PERFCTR_RE_NOT_SOCKET;
 }
 static inline int perfctr_read_socket_n(unsigned int idx, s64 n, u64 *val)
 {
-	return -EMEDIUMTYPE;
+	return PERFCTR_RE_NOT_SOCKET;
 }
 static int perfctr_socket_sum(unsigned int idx, u64 *val, int *cpu,
 			      bool age)
@@ -362,10 +362,6 @@ static const char * __maybe_unused perfctr_socket_why(int rc)
 		return "has no snapshot newer than PERFCTR_SOCKET_STALE_MS: it "
 		       "stopped counting where it lives (its socket's CPUs "
 		       "went offline, or perf took it off its PMU)";
-	case -EMEDIUMTYPE:
-		return "is not a .socket counter: perfctr_age() and "
-		       "perfctr_read_socket() read a .socket counter's "
-		       "snapshots (other counters are read live)";
 	}
 	return "cannot be read";
 }

@@ -106,7 +106,7 @@ static void perfctr_sum_take(struct perfctr_sum_cpu *sc, unsigned int idx,
 		perfctr_read_local(idx, &v->val);
 	if (v->rc)
 		v->val = 0;
-	if (v->rc == -EXDEV)	/* a CPU outside its .cpus: nothing counted */
+	if (v->rc == PERFCTR_RE_NOT_HERE)	/* outside its .cpus: none here */
 		v->rc = 0;
 	v->ns = ktime_get_mono_fast_ns();
 	v->state = sc->parked ? PERFCTR_SNAP_IDLE : PERFCTR_SNAP_LIVE;

@@ -144,7 +144,7 @@ static __always_inline u64 perfctr_thread_count(unsigned int k)
 	u64 v;
 	int rc = perfctr_read_here(perfctr_thread_req[k], &v);
 
-	return rc && rc != -EXDEV ? PERFCTR_NO_START : v;
+	return rc && rc != PERFCTR_RE_NOT_HERE ? PERFCTR_NO_START : v;
 }
 
 /* Thread t comes in on this CPU (or is first seen there): it counts from
@@ -349,7 +349,7 @@ static __always_inline int perfctr_read_thread(unsigned int idx, u64 *val)
 			*val = h->acc[k];	/* inside its own switch-out */
 		else if (h->start[k] == PERFCTR_NO_START ||
 			 ((rc = perfctr_read_on(pc, idx, &v)) &&
-			  rc != -EXDEV))	/* .cpus: not counted here */
+			  rc != PERFCTR_RE_NOT_HERE))	/* .cpus: not here */
 			rc = -EIO;
 		else {
 			*val = h->acc[k] + v - h->start[k];

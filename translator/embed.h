@@ -14,9 +14,9 @@
 
 struct runtime_text {
 	struct strbuf head;	/* perfctr.h, expanded */
-	struct strbuf body;	/* perfctr.c, expanded (a header head holds
-				 * again where it is included: its guard
-				 * keeps it out) */
+	struct strbuf body;	/* perfctr.c, expanded; for after head: the
+				 * guarded headers head holds are not in it
+				 * again (a comment says where they were) */
 };
 
 /* Reads the runtime in dir.  Returns 0, or a negative errno with why

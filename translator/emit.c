@@ -533,7 +533,8 @@ static void emit_read_functions(struct strbuf *sb, const struct model *m)
 	strbuf__printf(sb, "function __perfctr_age:long (idx:long, "
 		       "what:string, site:long) %%{ /* pure */ " UNPRIV
 		       "PERFCTR_READ_IDX(perfctr_read_socket_age, STAP_ARG_idx, "
-		       "-EMEDIUMTYPE, STAP_ARG_what, STAP_ARG_site); %%}\n");
+		       "PERFCTR_RE_NOT_SOCKET, STAP_ARG_what, STAP_ARG_site); "
+		       "%%}\n");
 	strbuf__printf(sb, "function __perfctr_socket_n:long (idx:long, "
 		       "n:long, what:string, site:long) %%{ /* pure */ " UNPRIV
 		       "PERFCTR_SOCKET_N(STAP_ARG_idx, STAP_ARG_n, STAP_ARG_what, "

@@ -3,9 +3,10 @@
  * test-embed.c - the runtime's C embedded in the generated tapset
  * (translator/embed.c): a made-up runtime's includes expanded in place,
  * wherever they are (the preprocessor reads an include under a false #if
- * as none); what cannot be embedded refused with file:line; the real
- * runtime (top_srcdir/runtime) leaves no quoted include behind and comes
- * out the same twice.
+ * as none), but once for a guarded file that went in unconditionally;
+ * what cannot be embedded refused with file:line; the real runtime
+ * (top_srcdir/runtime) leaves no quoted include behind, holds each of
+ * perfctr.h's headers once, and comes out the same twice.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -35,7 +36,7 @@ static void put(const char *name, const char *text)
 static void clean(void)
 {
 	static const char *const names[] = { "perfctr.h", "perfctr.c",
-		"a.c", "b.c", "t.c", "x.h", NULL };
+		"a.c", "b.c", "t.c", "x.h", "y.h", NULL };
 	char path[PATH_MAX];
 	int i;
 
@@ -86,15 +87,41 @@ static void made_up(void)
 	   "the header: a kernel include kept, its own include (blanks, a "
 	   "comment after) replaced by the file, a newline added");
 	b = rt.body.buf;
-	ok(b && count(b, "int t;") == 2 && count(b, "int h;") == 1 &&
+	ok(b && count(b, "int t;") == 2 && count(b, "int h;") == 0 &&
+	   strstr(b, "/* runtime: a.c */\n"
+		  "/* runtime: perfctr.h, above */\n") &&
 	   at(b, "#ifdef X\n/* runtime: t.c */\n#ifndef T\n") > 0 &&
 	   at(b, "int t;") < at(b, "int a;") && at(b, "int a;") <
 	   at(b, "int c;") && at(b, "int c;") < at(b, "int b;") &&
 	   strstr(b, "int c;\n/* runtime: b.c */\n/* runtime: t.c */\n") &&
 	   !strstr(b, "#include \""),
 	   "the body: each file wherever it is included, in order (an "
-	   "include under an #if, then again where the guard decides)");
+	   "include under an #if, then again where the guard decides), "
+	   "the head's guarded header not again");
 	embed__free(&rt);
+
+	put("perfctr.h", "/* head */\n#ifndef H\n#define H\n"
+	    "#include \"y.h\"\n#ifdef K\n#include \"t.c\"\n#endif\n"
+	    "#endif\nint after;\n");
+	put("y.h", "// y\n#ifndef Y\n#define Y\nint y;\n#endif /* Y */\n\n");
+	put("a.c", "#include \"perfctr.h\"\n#include \"y.h\"\n"
+	    "#include \"t.c\"\nint a;\n");
+	ok(embed__runtime(dir, &rt, why, sizeof(why)) == 0 &&
+	   count(rt.head.buf, "int y;") == 1 &&
+	   count(rt.body.buf, "int y;") == 0 &&
+	   count(rt.body.buf, "/* runtime: y.h, above */") == 2 &&
+	   count(rt.body.buf, "int after;") == 1 &&
+	   count(rt.body.buf, "int t;") == 2 &&
+	   count(rt.body.buf, "/* runtime: t.c, above */") == 1,
+	   "again: a guarded header the head holds (comments around its "
+	   "guard) goes in once; a header with text after its guard goes "
+	   "in at each include, and so does one under an #if until an "
+	   "include under none");
+	embed__free(&rt);
+	put("perfctr.h", "#ifndef H\n#define H\n#include <linux/cpu.h>\n"
+	    "  #  include \"x.h\"\t/* flags */\nint h;\n#endif\n");
+	put("a.c", "#include \"perfctr.h\"\n#ifdef X\n#include \"t.c\"\n"
+	    "#endif\nint a;\n");
 
 	put("b.c", "int b;\n#include \"sub/t.c\"\n");
 	ok(embed__runtime(dir, &rt, why, sizeof(why)) < 0 &&
@@ -136,11 +163,21 @@ static void real_runtime(void)
 	ok(count(one.head.buf, "/* runtime: perfctr.h */") == 1 &&
 	   count(one.body.buf, "/* runtime: perfctr_taskmap.c */") == 2 &&
 	   count(one.body.buf, "/* runtime: perfctr_assign.c */") == 1 &&
-	   count(one.body.buf, "/* runtime: perfctr.h */") == 1 &&
+	   count(one.body.buf, "/* runtime: perfctr.h */") == 0 &&
+	   count(one.body.buf, "/* runtime: perfctr.h, above */") == 1 &&
 	   strstr(one.body.buf, "perfctr_start("),
 	   "perfctr.h in the head; perfctr.c in the body with what it "
 	   "includes where it includes it (perfctr_taskmap.c from both its "
-	   "includers, perfctr.h again from perfctr_assign.c)");
+	   "includers, under #ifs), perfctr.h not again");
+	ok(count(one.head.buf, "/* runtime: perfctr_flags.h */") == 1 &&
+	   count(one.head.buf, "/* runtime: perfctr_payload.h */") == 1 &&
+	   count(one.head.buf, "/* runtime: perfctr_readerr.h */") == 1 &&
+	   !strstr(one.body.buf, "/* runtime: perfctr_flags.h */") &&
+	   !strstr(one.body.buf, "/* runtime: perfctr_payload.h */") &&
+	   !strstr(one.body.buf, "/* runtime: perfctr_attr.h */") &&
+	   !strstr(one.body.buf, "/* runtime: perfctr_readerr.h */"),
+	   "the headers perfctr.h holds once, in the head (perfctr_flags.h "
+	   "and perfctr_payload.h not again from perfctr_priv_rule.h)");
 	ok(one.head.len == two.head.len && one.body.len == two.body.len &&
 	   !memcmp(one.head.buf, two.head.buf, one.head.len) &&
 	   !memcmp(one.body.buf, two.body.buf, one.body.len),
