@@ -366,7 +366,8 @@ static void read_macro(struct parser *ps)
 		ps->m->dynamic_reads = 1;
 		ps->m->macro_reads = 1;
 	} else {
-		parse_error(ps, "expected a counter id: @perfctr(\"ID\")");
+		parse_error(ps, "expected a counter id: @perfctr(\"ID\"), or "
+			    "perfctr_read(ID) for an id known at run time");
 	}
 }
 

@@ -58,6 +58,8 @@ static const struct component {
 	{ "precise",   ARG_OPT_NUMBER, RANK_PRECISE, F_PRECISE },
 };
 #define NCOMPONENTS (sizeof(components) / sizeof(components[0]))
+/* Room to list them all: each name under 12 bytes, quoted, ", " apart. */
+#define LIST_LEN (NCOMPONENTS * 16)
 
 static const struct component *find_component(struct parser *ps)
 {
@@ -69,15 +71,73 @@ static const struct component *find_component(struct parser *ps)
 	return NULL;
 }
 
-static void list_components(char *buf, size_t len, enum comp_rank after)
+/* May comp come next, after a component of the given rank?  The order
+ * point__parse() enforces, so that an error offers only what it would
+ * take there. */
+static int may_follow(const struct component *comp, enum comp_rank rank,
+		      const struct counter *c)
+{
+	if (rank == RANK_NONE)
+		return comp->rank == RANK_EVENT;
+	if (comp->rank <= rank)
+		return 0;
+	if (comp->field == F_PRECISE)
+		return c->sample || c->hz;
+	if (comp->field == F_SAMPLE || comp->field == F_HZ)
+		return !c->group[0];
+	return 1;
+}
+
+/* "'user', 'kernel', ...": what may come next, in the table's order
+ * (the man page's). */
+static void list_components(char *buf, size_t len, enum comp_rank rank,
+			    const struct counter *c)
 {
 	size_t i, n = 0;
 
 	buf[0] = '\0';
 	for (i = 0; i < NCOMPONENTS && n < len; i++)
-		if (components[i].rank > after)
+		if (may_follow(&components[i], rank, c))
 			n += snprintf(buf + n, len - n, "%s'%s'", n ? ", " : "",
 				      components[i].name);
+}
+
+/* "; did you mean 'counter'?" for a misspelt component, from all of
+ * them: a name out of place gets its own error once it is spelt right. */
+static void near_component(const struct parser *ps, char *buf, size_t len)
+{
+	const char *names[NCOMPONENTS], *near[2];
+	char word[32];		/* longer is no typo of a component */
+	size_t i, n;
+
+	buf[0] = '\0';
+	if (ps->t.kind != TK_IDENT || ps->t.len >= sizeof(word))
+		return;
+	memcpy(word, ps->src->text + ps->t.off, ps->t.len);
+	word[ps->t.len] = '\0';
+	for (i = 0; i < NCOMPONENTS; i++)
+		names[i] = components[i].name;
+	n = perfctr_suggest(word, names, NCOMPONENTS, near, 2);
+	if (n == 1)
+		snprintf(buf, len, "; did you mean '%s'?", near[0]);
+	else if (n == 2)
+		snprintf(buf, len, "; did you mean '%s' or '%s'?", near[0],
+			 near[1]);
+}
+
+static void unknown_component(struct parser *ps, enum comp_rank rank,
+			      const char *prev, const struct counter *c)
+{
+	char names[LIST_LEN], near[64];
+
+	list_components(names, sizeof(names), rank, c);
+	near_component(ps, near, sizeof(near));
+	if (names[0])
+		parse_error(ps, "unknown perfctr probe point component, "
+			    "expected one of %s%s", names, near);
+	else
+		parse_error(ps, "unknown perfctr probe point component: "
+			    "nothing may follow '.%s'%s", prev, near);
 }
 
 /* A string literal, or @N: the Nth script argument as a string. */
@@ -403,7 +463,7 @@ int point__parse(struct parser *ps, struct counter *c)
 	enum comp_rank rank = RANK_NONE;
 	const char *prev = "perfctr";
 	struct token event_tok = ps->t;
-	char names[128];
+	char names[LIST_LEN];
 
 	next(ps);
 	while (is_op(ps, ".")) {
@@ -412,9 +472,7 @@ int point__parse(struct parser *ps, struct counter *c)
 		next(ps);
 		comp = find_component(ps);
 		if (!comp) {
-			list_components(names, sizeof(names), rank);
-			parse_error(ps, "unknown perfctr probe point component, "
-				    "expected one of %s", names);
+			unknown_component(ps, rank, prev, c);
 			return -1;
 		}
 		if (check_rank(ps, comp, rank, prev) < 0)
@@ -437,7 +495,7 @@ int point__parse(struct parser *ps, struct counter *c)
 		prev = comp->name;
 	}
 	if (rank < RANK_ACTION) {
-		list_components(names, sizeof(names), rank);
+		list_components(names, sizeof(names), rank, c);
 		parse_error(ps, "incomplete perfctr probe point, expected "
 			    "'.' and one of %s", names);
 		return -1;

@@ -238,12 +238,33 @@ static const struct bad bad[] = {
 	{ "probe perfctr.event(cycles).counter(\"c\") {}",
 	  "expected a string literal or @N", "t.stp:1:21" },
 	{ "probe perfctr.evnt(\"x\").counter(\"c\") {}",
-	  "unknown perfctr probe point component, expected one of 'event'",
-	  "t.stp:1:15" },
+	  "unknown perfctr probe point component, expected one of 'event'; "
+	  "did you mean 'event'?\n", "t.stp:1:15" },
+	/* all that may come there, none cut off, and the nearest */
+	{ "probe perfctr.event(\"x\").countr(\"c\") {}",
+	  "unknown perfctr probe point component, expected one of 'user', "
+	  "'kernel', 'cpu', 'thread', 'process', 'cgroup', 'socket', 'cpus', "
+	  "'group', 'multiplex', 'counter', 'sample', 'hz'; did you mean "
+	  "'counter'?\n", "t.stp:1:26" },
+	{ "probe perfctr.event(\"x\").process.cpux.counter(\"c\") {}",
+	  "expected one of 'cpus', 'group', 'multiplex', 'counter', 'sample', "
+	  "'hz'; did you mean 'cpu' or 'cpus'?\n", "t.stp:1:34" },
+	{ "probe perfctr.event(\"x\").group(\"g\").x.counter(\"c\") {}",
+	  "expected one of 'multiplex', 'counter'\n", "t.stp:1:37" },
+	{ "probe perfctr.event(\"x\").hz(99).Precise {}",
+	  "expected one of 'precise'; did you mean 'precise'?\n",
+	  "t.stp:1:33" },
+	{ "probe perfctr.event(\"x\").sample(9).precise.x {}",
+	  "unknown perfctr probe point component: nothing may follow "
+	  "'.precise'\n", "t.stp:1:44" },
 	{ "probe perfctr.event(\"x\") {}",
 	  "incomplete perfctr probe point, expected '.' and one of 'user', "
-	  "'kernel', 'cpu', 'thread', 'process', 'cgroup', 'socket', 'cpus', 'group', 'multiplex', 'counter'",
+	  "'kernel', 'cpu', 'thread', 'process', 'cgroup', 'socket', 'cpus', "
+	  "'group', 'multiplex', 'counter', 'sample', 'hz'\n",
 	  "t.stp:1:26" },
+	{ "probe perfctr.event(\"x\").group(\"g\") {}",
+	  "incomplete perfctr probe point, expected '.' and one of "
+	  "'multiplex', 'counter'\n", "t.stp:1:37" },
 	{ "probe perfctr.event(\"x\").thread.cpu.counter(\"c\") {}",
 	  "'.cpu' conflicts with '.thread'", "t.stp:1:33" },
 	{ "probe perfctr.event(\"x\").cgroup(\"/a\").thread.counter(\"c\") {}",
@@ -315,7 +336,8 @@ static const struct bad bad[] = {
 	{ "probe perfctr.event(@3).counter(\"c\") {}",
 	  "script argument @3 not given", "t.stp:1:21" },
 	{ "probe begin { x = @perfctr(c) }",
-	  "expected a counter id: @perfctr(\"ID\")", "t.stp:1:28" },
+	  "expected a counter id: @perfctr(\"ID\"), or perfctr_read(ID) for "
+	  "an id known at run time\n", "t.stp:1:28" },
 	{ "probe begin { x = @perfctr }",
 	  "expected '(' after @perfctr", "t.stp:1:28" },
 	{ "@define m %( probe perfctr.event(\"x\").counter(\"c\") {} %)",
