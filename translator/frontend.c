@@ -124,11 +124,25 @@ static void __attribute__((noreturn)) pass_through(struct frontend *fe)
 	exit(1);
 }
 
+/* Our part of --help: the perfctr language in brief, every component
+ * of a probe point (translator/point.c) and every form of the dump. */
+static const char help_text[] =
+	"  probe perfctr.event(\"EVENT\")[.user|.kernel]\n"
+	"        [.cpu|.thread|.process[(\"PATH\")]|.cgroup(\"PATH\")|.socket]\n"
+	"        [.cpus(\"LIST\")][.group(\"G\")][.multiplex].counter(\"ID\") {}\n"
+	"      declares a counter; @perfctr(\"ID\") reads it in any probe,\n"
+	"      perfctr_read(ID) by an id known only at run time\n"
+	"  probe perfctr.event(\"EVENT\")[.user|.kernel][.cpu|.process[(\"PATH\")]]\n"
+	"        .sample(N)|.hz(F)[.precise[(L)]] { BODY }\n"
+	"      samples: BODY runs every N events, or F times a second\n"
+	"  cpu_cycles(), instructions(), ...   event functions, no clause needed\n"
+	"  --dump-counters[=text|json|names]   the events this machine counts\n"
+	"      (names: one a line, as a script writes them)\n";
+
 /* stap -h and -V: stap answers, then we say who stood in front of it,
- * after stap's own words so that what reads them (a version check reading
- * the first line) still finds stap's first.  Help goes on stdout, as
- * stap's; the version line on stderr, leaving stdout as stap -V printed
- * it (stap 4.8 to 5.6 print their version on stdout). */
+ * on stdout, after stap's own words, so that what reads them (a version
+ * check reading the first line) still finds stap's first, and one
+ * stream holds both (stap 4.8 to 5.6 print their version on stdout). */
 static void __attribute__((noreturn)) introduce(struct frontend *fe)
 {
 	int rc = spawn__run(fe->paths.real_stap, fe->cl.argv);
@@ -136,23 +150,16 @@ static void __attribute__((noreturn)) introduce(struct frontend *fe)
 	if (fe->cl.help)
 		printf("\nstap-perfctr %s (systemtap-perfctr) stands in front "
 		       "of %s and adds\nperformance counters to its "
-		       "scripts:\n"
-		       "  probe perfctr.event(\"EVENT\")[.user|.kernel]"
-		       "[.cpu|.thread|.process].counter(\"ID\") {}\n"
-		       "      declares a counter; @perfctr(\"ID\") reads it "
-		       "in any probe\n"
-		       "  cpu_cycles(), instructions(), ...   event functions, "
-		       "no clause needed\n"
-		       "  --dump-counters[=json]   list the events this "
-		       "machine counts\n"
+		       "scripts:\n%s"
 		       "Modules run through %s, which resolves each event "
 		       "for the machine\nbefore load.  See stap-perfctr(1), "
 		       "stapprobes.perfctr(3stap), perfctr-run(8).\n",
-		       PERFCTR_VERSION, fe->paths.real_stap, fe->paths.helper);
+		       PERFCTR_VERSION, fe->paths.real_stap, help_text,
+		       fe->paths.helper);
 	else
-		fprintf(stderr, "stap-perfctr %s (systemtap-perfctr), in front "
-			"of %s; modules run through %s\n", PERFCTR_VERSION,
-			fe->paths.real_stap, fe->paths.helper);
+		printf("stap-perfctr %s (systemtap-perfctr), in front of %s; "
+		       "modules run through %s\n", PERFCTR_VERSION,
+		       fe->paths.real_stap, fe->paths.helper);
 	exit(rc);
 }
 

@@ -221,7 +221,7 @@ static void no_match(const char *text, const struct pm_pattern *p,
 	for (i = 0; i < k; i++)
 		fprintf(stderr, "%s\"%s\"", i == 0 ? "; did you mean " :
 			i + 1 == k ? " or " : ", ", near[i]);
-	fprintf(stderr, "%s (stap --dump-counters lists them)\n",
+	fprintf(stderr, "%s (stap-perfctr --dump-counters lists them)\n",
 		k ? "?" : "");
 }
 
