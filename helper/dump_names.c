@@ -2,13 +2,15 @@
 /*
  * dump_names.c - from a dump, the event names a script can write, as it
  * would write them: those that can be counted here (what stap -l
- * 'perfctr.**' lists), said when only .socket counts them, and those
- * that cannot, each with why.
+ * 'perfctr.**' lists), each with a mark where its points are not every
+ * point (only .socket counts it, or only per CPU with .cpus("PMU"), or it
+ * samples without .precise), and those that cannot, each with why.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
 #include "dump.h"
 
 /* Trial-open errors that mean the kernel has no such event.  Any other
@@ -18,7 +20,7 @@ static const int absent_errors[] = { ENOENT, EOPNOTSUPP, EINVAL, ENODEV };
 struct name {
 	char *name;
 	char *why;		/* NULL: can be counted here */
-	int socket;		/* its PMU has a cpumask: only .socket */
+	char *mark;		/* NULL, or PERFCTR_NAMES_* (libperfctr.h) */
 };
 
 struct names {
@@ -27,21 +29,24 @@ struct names {
 	int err;
 };
 
-/* Takes name and why (either may be NULL: out of memory). */
-static void add(struct names *s, char *name, const char *why, int socket)
+/* Takes name (NULL: out of memory); copies why and mark. */
+static void add(struct names *s, char *name, const char *why,
+		const char *mark)
 {
-	char *w = why ? strdup(why) : NULL;
+	char *w = why ? strdup(why) : NULL, *m = mark ? strdup(mark) : NULL;
 	struct name *slot;
 
-	if (!name || (why && !w) || s->err || !(slot = PC_PUSH(s->v, s->n))) {
+	if (!name || (why && !w) || (mark && !m) || s->err ||
+	    !(slot = PC_PUSH(s->v, s->n))) {
 		free(name);
 		free(w);
+		free(m);
 		s->err = -ENOMEM;
 		return;
 	}
 	slot->name = name;
 	slot->why = w;
-	slot->socket = socket;
+	slot->mark = m;
 }
 
 int pc_dump_generic_opens(const struct perfctr_dump_generic *g)
@@ -69,9 +74,54 @@ void pc_dump_pmu_why(const struct perfctr_dump_pmu *p, char *buf, size_t len)
 		snprintf(buf, len, "the PMU %s has no type in sysfs", p->name);
 }
 
+/* Can p sample skid-free: a caps/max_precise above 0, which perfctr-run
+ * needs for .precise (sample.c)? */
+static int pmu_precise(const struct perfctr_dump_pmu *p)
+{
+	unsigned int i;
+
+	for (i = 0; p && i < p->n_caps; i++)
+		if (!strcmp(p->caps[i].name, "max_precise"))
+			return atoi(p->caps[i].desc) > 0;
+	return 0;
+}
+
+/* The mark of p's events: only .socket counts them (a cpumask), only
+ * per CPU on its own CPUs (one core PMU of several), or they sample
+ * without .precise; NULL when every point is theirs. */
+static const char *pmu_mark(const struct perfctr_dump_pmu *p, char *buf,
+			    size_t len)
+{
+	if (p->span == PERFCTR_SPAN_SOCKET)
+		return PERFCTR_NAMES_SOCKET;
+	if (p->span == PERFCTR_SPAN_HYBRID) {
+		snprintf(buf, len, PERFCTR_NAMES_CPUS "(\"%s\")", p->name);
+		return buf;
+	}
+	return pmu_precise(p) ? NULL : PERFCTR_NAMES_IMPRECISE;
+}
+
+/* A generic event's mark: a software event samples without .precise,
+ * a hardware or cache one as the PMU that takes them (type
+ * PERF_TYPE_RAW's, as perfctr-run looks it up). */
+static const char *generic_mark(const struct perfctr_dump *d,
+				const struct perfctr_dump_generic *g)
+{
+	unsigned int i;
+
+	if (g->enc.type != PERF_TYPE_HARDWARE &&
+	    g->enc.type != PERF_TYPE_HW_CACHE)
+		return PERFCTR_NAMES_IMPRECISE;
+	for (i = 0; i < d->n_pmus; i++)
+		if (d->pmus[i].type == PERF_TYPE_RAW)
+			return pmu_precise(&d->pmus[i]) ? NULL :
+			       PERFCTR_NAMES_IMPRECISE;
+	return PERFCTR_NAMES_IMPRECISE;
+}
+
 /* A libpfm4 event alone needs a default umask when it has umasks. */
 static void add_pfm(struct names *s, const struct perfctr_dump_event *e,
-		    const char *why, int socket)
+		    const char *why, const char *mark)
 {
 	const struct perfctr_dump_attr *a;
 	int umasks = 0, dfl = 0;
@@ -86,30 +136,31 @@ static void add_pfm(struct names *s, const struct perfctr_dump_event *e,
 		dfl |= a->is_default;
 		if (asprintf(&name, "%s:%s", e->name, a->name) < 0)
 			name = NULL;
-		add(s, name, why, socket);
+		add(s, name, why, mark);
 	}
 	if (!umasks || dfl)
-		add(s, strdup(e->name), why, socket);
+		add(s, strdup(e->name), why, mark);
 }
 
 static void add_pmu(struct names *s, const struct perfctr_dump_pmu *p)
 {
 	const struct perfctr_dump_event *e;
-	const char *w = NULL;
-	char why[512];
+	const char *w = NULL, *mark = NULL;
+	char why[512], buf[PERFCTR_NAME_MAX];
 	unsigned int i;
-	int socket = p->span == PERFCTR_SPAN_SOCKET;
 
 	if (!pc_dump_pmu_opens(p)) {
 		pc_dump_pmu_why(p, why, sizeof(why));
 		w = why;
+	} else {
+		mark = pmu_mark(p, buf, sizeof(buf));
 	}
 	for (i = 0; i < p->n_events; i++) {
 		e = &p->events[i];
 		if (e->source == PERFCTR_SRC_LIBPFM4)
-			add_pfm(s, e, w, socket);
+			add_pfm(s, e, w, mark);
 		else
-			add(s, strdup(e->name), w, socket);
+			add(s, strdup(e->name), w, mark);
 	}
 }
 
@@ -132,7 +183,10 @@ static int collect(const struct perfctr_dump *d, struct names *s)
 		g = &d->generic[i];
 		if (!pc_dump_generic_opens(g))
 			perfctr_trial__explain(g->open_err, why, sizeof(why));
-		add(s, strdup(g->name), pc_dump_generic_opens(g) ? NULL : why, 0);
+		if (pc_dump_generic_opens(g))
+			add(s, strdup(g->name), NULL, generic_mark(d, g));
+		else
+			add(s, strdup(g->name), why, NULL);
 	}
 	for (i = 0; i < d->n_pmus; i++)
 		add_pmu(s, &d->pmus[i]);
@@ -148,6 +202,7 @@ static void names_free(struct names *s)
 	for (i = 0; i < s->n; i++) {
 		free(s->v[i].name);
 		free(s->v[i].why);
+		free(s->v[i].mark);
 	}
 	free(s->v);
 }
@@ -196,10 +251,9 @@ int perfctr_dump__write_names(const struct perfctr_dump *d, FILE *f)
 	for (i = 0; !ret && i < s.n; i++) {
 		if (!first(&s, i))
 			continue;
-		if (s.v[i].why)
-			fprintf(f, "%s\t%s\n", s.v[i].name, s.v[i].why);
-		else if (s.v[i].socket)
-			fprintf(f, "%s\t" PERFCTR_NAMES_SOCKET "\n", s.v[i].name);
+		if (s.v[i].why || s.v[i].mark)
+			fprintf(f, "%s\t%s\n", s.v[i].name,
+				s.v[i].why ? s.v[i].why : s.v[i].mark);
 		else
 			fprintf(f, "%s\n", s.v[i].name);
 	}

@@ -592,11 +592,17 @@ void perfctr_dump__free(struct perfctr_dump *d);
 /* For people (a summary of what opens here, then each PMU's events with
  * the modifiers once per PMU; sorted), JSON (everything, per event), and
  * names (perfctr_dump__names' names, one a line; then, after a tab, why
- * a name cannot be counted here, for those that cannot, or
- * PERFCTR_NAMES_SOCKET for one of a PMU with a cpumask, which only
- * .socket counts; a why never starts with '.').  Return 0, -ENOMEM, or
- * -EIO when f fails. */
-#define PERFCTR_NAMES_SOCKET ".socket"
+ * a name cannot be counted here, for those that cannot, or a mark for
+ * one that not every point counts; a why never starts with '.'):
+ *   .socket          of a PMU with a cpumask: only .socket counts it
+ *   .cpus("PMU")     of one core PMU of several (hybrid): counted per CPU
+ *                    only, with .cpus("PMU") (perfctr_topology__check)
+ *   .imprecise       samples without .precise: its PMU has no
+ *                    caps/max_precise (software events among them)
+ * Return 0, -ENOMEM, or -EIO when f fails. */
+#define PERFCTR_NAMES_SOCKET	".socket"
+#define PERFCTR_NAMES_CPUS	".cpus"
+#define PERFCTR_NAMES_IMPRECISE	".imprecise"
 
 int perfctr_dump__write_text(const struct perfctr_dump *d, FILE *f);
 int perfctr_dump__write_json(const struct perfctr_dump *d, FILE *f);

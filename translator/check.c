@@ -176,9 +176,7 @@ static int check_cgroup_path(const struct counter *c, struct diag *d)
 	return 1;
 }
 
-/* The clauses of the scopes that allow what bit names (want 1), or do
- * not (want 0), joined by sep: ".thread/.process/.cgroup/.socket". */
-static const char *scope_list(unsigned int bit, int want, const char *sep,
+const char *check__scope_list(unsigned int bit, int want, const char *sep,
 			      char *buf, size_t len)
 {
 	unsigned int s;
@@ -203,7 +201,8 @@ static int refuse_cpus(const struct counter *c, struct diag *d)
 		     "some CPUs; it cannot restrict %s",
 		     samples ? "" : "perfctr counter \"", samples ? "" : c->id,
 		     samples ? "" : "\": ",
-		     scope_list(PERFCTR_SA_CPUS, 1, ", ", list, sizeof(list)),
+		     check__scope_list(PERFCTR_SA_CPUS, 1, ", ", list,
+				       sizeof(list)),
 		     samples ? "a sampling probe" :
 		     counter__grouped(c) ? "a group's counter" :
 		     c->scope == PERFCTR_SCOPE_PROCESS ?
@@ -238,8 +237,8 @@ static int check_scope(const struct model *m, struct counter *c,
 		diag__report(d, DIAG_SEMANTIC, c->source, &c->where,
 			     "a sampling perfctr probe samples per CPU or per "
 			     "process: drop %s or .multiplex",
-			     scope_list(PERFCTR_SA_SAMPLE, 0, ", ", list,
-					sizeof(list)));
+			     check__scope_list(PERFCTR_SA_SAMPLE, 0, ", ", list,
+					       sizeof(list)));
 		return 1;
 	}
 	if (counter__grouped(c) && !(allows & PERFCTR_SA_GROUP)) {
@@ -247,16 +246,16 @@ static int check_scope(const struct model *m, struct counter *c,
 			     "perfctr counter \"%s\": a group counts per CPU "
 			     "only (perfctr-run opens it on each CPU); drop "
 			     "%s, or .group", c->id,
-			     scope_list(PERFCTR_SA_GROUP, 0, "/", list,
-					sizeof(list)));
+			     check__scope_list(PERFCTR_SA_GROUP, 0, "/", list,
+					       sizeof(list)));
 		return 1;
 	}
 	if (c->mux && !(allows & PERFCTR_SA_MUX)) {
 		diag__report(d, DIAG_SEMANTIC, c->source, &c->where,
 			     "perfctr counter \"%s\": .multiplex counts per "
 			     "CPU only; drop %s, or .multiplex", c->id,
-			     scope_list(PERFCTR_SA_MUX, 0, "/", list,
-					sizeof(list)));
+			     check__scope_list(PERFCTR_SA_MUX, 0, "/", list,
+					       sizeof(list)));
 		return 1;
 	}
 	if (c->cpus[0] && !perfctr_scope__made_per_cpu(c->scope,

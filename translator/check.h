@@ -18,4 +18,10 @@ int check__run(struct model *m, struct diag *d);
  * (stap -v), and how to count only the target where it could. */
 void check__describe(const struct model *m, struct diag *d);
 
+/* The clauses of the scopes that allow what bit names (PERFCTR_SA_*;
+ * want 1), or do not (want 0), joined by sep: ".thread/.process/
+ * .cgroup/.socket".  Returns buf. */
+const char *check__scope_list(unsigned int bit, int want, const char *sep,
+			      char *buf, size_t len);
+
 #endif /* PERFCTR_CHECK_H */

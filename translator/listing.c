@@ -55,19 +55,21 @@ static void strs_free(struct strs *l)
 }
 
 /* The names perfctr-run lists (--dump-counters=names): those a script
- * can count here (after a tab ".socket" for those only .socket counts),
- * and those it cannot, each with why (after a tab). */
+ * can count here, each with its mark after a tab where it has one
+ * (".socket": only .socket counts it; libperfctr.h, PERFCTR_NAMES_*),
+ * and those it cannot, each with why after a tab (a why never starts
+ * with a dot). */
 struct names {
 	char *text;		/* the listing, cut into lines in place */
-	struct strs open;	/* can be counted here, in any scope */
-	struct strs socket;	/* can be counted here, only .socket */
+	struct strs open;	/* can be counted here */
+	struct strs mark;	/* the mark of each (same order), or "" */
 	struct strs closed, why;	/* cannot, and why (same order) */
 };
 
 static void names_free(struct names *n)
 {
 	strs_free(&n->open);
-	strs_free(&n->socket);
+	strs_free(&n->mark);
 	strs_free(&n->closed);
 	strs_free(&n->why);
 	free(n->text);
@@ -94,27 +96,33 @@ static int names_read(const char *helper, struct names *n)
 		tab = strchr(line, '\t');
 		if (tab)
 			*tab++ = '\0';
-		if (!tab) {
+		if (!tab || *tab == '.') {
 			strs_add(line, &n->open);
-		} else if (!strcmp(tab, PERFCTR_NAMES_SOCKET)) {
-			strs_add(line, &n->socket);
+			strs_add(tab ? tab : "", &n->mark);
 		} else {
 			strs_add(line, &n->closed);
 			strs_add(tab, &n->why);
 		}
 	}
-	return n->open.err ? n->open.err : n->socket.err ? n->socket.err :
+	return n->open.err ? n->open.err : n->mark.err ? n->mark.err :
 	       n->closed.err ? n->closed.err : n->why.err;
 }
 
-static int strs_has(const struct strs *l, const char *s)
+/* Where s is in l, or l->n. */
+static size_t strs_find(const struct strs *l, const char *s)
 {
 	size_t i;
 
 	for (i = 0; i < l->n; i++)
 		if (!strcmp(l->v[i], s))
-			return 1;
-	return 0;
+			break;
+	return i;
+}
+
+/* The mark of open name i, NULL for none. */
+static const char *mark_of(const struct names *n, size_t i)
+{
+	return i < n->mark.n && n->mark.v[i][0] ? n->mark.v[i] : NULL;
 }
 
 /* --dump-counters[=FORMAT]: perfctr-run's own, which says what is wrong
@@ -156,7 +164,7 @@ static int only_closed(const char *text, const struct pm_pattern *p,
 
 	for (i = 0; i < n->closed.n; i++) {
 		hits = 0;
-		probematch__event(p, n->closed.v[i], 1, 0, count_point, &hits);
+		probematch__event(p, n->closed.v[i], NULL, 1, count_point, &hits);
 		if (!hits)
 			continue;
 		if (first == n->closed.n)
@@ -175,14 +183,36 @@ static int only_closed(const char *text, const struct pm_pattern *p,
 	return 1;
 }
 
+/* An event the pattern names that cannot be counted here (why), or
+ * that is nowhere (the nearest names). */
+static void not_here(const char *ev, const struct names *n)
+{
+	size_t i = strs_find(&n->closed, ev), k;
+	const char *near[3];
+
+	if (i < n->closed.n) {
+		fprintf(stderr, "semantic error: perfctr event \"%s\" cannot be "
+			"counted here: %s\n", ev, n->why.v[i]);
+		return;
+	}
+	fprintf(stderr, "semantic error: no perfctr event \"%s\" here", ev);
+	k = perfctr_suggest(ev, (const char *const *)n->open.v, n->open.n,
+			    near, ARRAY_SIZE(near));
+	for (i = 0; i < k; i++)
+		fprintf(stderr, "%s\"%s\"", i == 0 ? "; did you mean " :
+			i + 1 == k ? " or " : ", ", near[i]);
+	fprintf(stderr, "%s (stap-perfctr --dump-counters lists them)\n",
+		k ? "?" : "");
+}
+
 /* Why nothing matched, in stap's words where stap has them. */
 static void no_match(const char *text, const struct pm_pattern *p,
 		     const struct names *n)
 {
-	const char *comp = probematch__unknown_component(p), *near[3];
-	const char *ev = probematch__event_literal(p);
-	char similar[128];
-	size_t i, k;
+	const char *comp = probematch__unknown_component(p);
+	const char *ev = probematch__event_literal(p), *mark = NULL;
+	char similar[128], why[512];
+	size_t at = ev ? strs_find(&n->open, ev) : n->open.n;
 
 	if (comp) {
 		probematch__similar(comp, similar, sizeof(similar));
@@ -191,7 +221,13 @@ static void no_match(const char *text, const struct pm_pattern *p,
 			similar, similar[0] ? ")" : "", comp, text);
 		return;
 	}
-	if (ev && strs_has(&n->socket, ev)) {
+	if (ev && at == n->open.n) {
+		not_here(ev, n);
+		return;
+	}
+	if (ev)
+		mark = mark_of(n, at);
+	if (mark && !strcmp(mark, PERFCTR_NAMES_SOCKET)) {
 		fprintf(stderr, "semantic error: probe point mismatch: no perfctr "
 			"probe point matches %s: event \"%s\" is of a PMU with "
 			"a cpumask, counted once per socket: its point is "
@@ -199,30 +235,15 @@ static void no_match(const char *text, const struct pm_pattern *p,
 			ev, ev);
 		return;
 	}
-	if (!ev || strs_has(&n->open, ev)) {
-		if (!ev && only_closed(text, p, n))
-			return;
+	if (probematch__why(p, ev, mark, why, sizeof(why))) {
 		fprintf(stderr, "semantic error: probe point mismatch: no perfctr "
-			"probe point matches %s\n", text);
+			"probe point matches %s: %s\n", text, why);
 		return;
 	}
-	for (i = 0; i < n->closed.n; i++)
-		if (!strcmp(n->closed.v[i], ev)) {
-			fprintf(stderr, "semantic error: perfctr event \"%s\" "
-				"cannot be counted here: %s\n", ev, n->why.v[i]);
-			return;
-		}
-	fprintf(stderr, "semantic error: no perfctr event \"%s\" here", ev);
-	k = perfctr_suggest(ev, (const char *const *)n->open.v, n->open.n,
-			    near, ARRAY_SIZE(near));
-	if (!k)
-		k = perfctr_suggest(ev, (const char *const *)n->socket.v,
-				    n->socket.n, near, ARRAY_SIZE(near));
-	for (i = 0; i < k; i++)
-		fprintf(stderr, "%s\"%s\"", i == 0 ? "; did you mean " :
-			i + 1 == k ? " or " : ", ", near[i]);
-	fprintf(stderr, "%s (stap-perfctr --dump-counters lists them)\n",
-		k ? "?" : "");
+	if (!ev && only_closed(text, p, n))
+		return;
+	fprintf(stderr, "semantic error: probe point mismatch: no perfctr "
+		"probe point matches %s\n", text);
 }
 
 static int list_points(const char *helper, const char *text, int forms)
@@ -245,9 +266,8 @@ static int list_points(const char *helper, const char *text, int forms)
 		return 1;
 	}
 	for (i = 0; !ret && i < n.open.n; i++)
-		probematch__event(&p, n.open.v[i], forms, 0, strs_add, &points);
-	for (i = 0; !ret && i < n.socket.n; i++)
-		probematch__event(&p, n.socket.v[i], forms, 1, strs_add, &points);
+		probematch__event(&p, n.open.v[i], mark_of(&n, i), forms,
+				  strs_add, &points);
 	ret = ret ? ret : points.err;
 	if (!ret && points.n) {
 		qsort(points.v, points.n, sizeof(*points.v), cmp);

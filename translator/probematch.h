@@ -24,7 +24,8 @@ struct pm_pattern {
 	int n;
 };
 
-/* Is this pattern about perfctr (its first component is "perfctr")? */
+/* Is this pattern about perfctr (its first component is "perfctr", or a
+ * glob that "perfctr" matches: "perfctr*")? */
 int probematch__is_perfctr(const char *text);
 
 /* Parses a pattern.  Returns 0, or -EINVAL with a message in err. */
@@ -33,17 +34,29 @@ int probematch__parse(const char *text, struct pm_pattern *p, char *err,
 
 /* Calls fn with every probe point for event that p matches, written as
  * a script would: perfctr.event("EVENT").counter("ID").  -l (forms 0)
- * shows the optional components (level, scope, .multiplex, a sampling
- * probe's rate and .precise) only where p names them; -L (forms 1)
- * shows every form.  An event of a PMU with a cpumask (socket 1) has
- * one point, perfctr.event("EVENT").socket.counter("ID"), .socket shown
- * by both; other events have no .socket point.  A pattern may stop
- * early: the rest of a point is implied ('perfctr.event("cycles")').
- * An argument is the pattern's own when it gives one without a glob,
- * else "ID", "PATH", N, F or L.  Returns how many. */
+ * shows the optional components (level, scope, .process's path, .cpus,
+ * .group, .multiplex, a sampling probe's rate and .precise) only where
+ * p names them; -L (forms 1) shows every form.  The forms are those the
+ * scope table allows (perfctr_iface.h) and mark, the event's in the
+ * names format (PERFCTR_NAMES_*, NULL for none), leaves: an event of a
+ * PMU with a cpumask has one point, perfctr.event("EVENT").socket
+ * .counter("ID"), .socket shown by both; one of a core PMU of several
+ * only per-CPU counters, .cpus("PMU") shown by both; an .imprecise one
+ * no .precise.  A pattern may stop early: the rest of a point is
+ * implied ('perfctr.event("cycles")').  An argument is the pattern's own
+ * when it gives one without a glob, else "ID", "PATH", "LIST", "G", N,
+ * F or L.  Returns how many. */
 typedef void pm_point_fn(const char *point, void *ctx);
 int probematch__event(const struct pm_pattern *p, const char *event,
-		      int forms, int socket, pm_point_fn *fn, void *ctx);
+		      const char *mark, int forms, pm_point_fn *fn,
+		      void *ctx);
+
+/* Why p matches no point, when a rule says: its components break the
+ * scope table (".thread cannot sample: ..."), or event (NULL: any) is
+ * one whose mark leaves out what p names.  Returns 1 with the reason in
+ * buf, else 0. */
+int probematch__why(const struct pm_pattern *p, const char *event,
+		    const char *mark, char *buf, size_t len);
 
 /* For messages: the first component that names none of a perfctr
  * point's ("evnt"), or NULL; the event argument when it has no glob,

@@ -269,6 +269,7 @@ static void holder_hash(void)
 	cut_requests();
 }
 
+/* d as text (json 0), JSON (1) or names (2). */
 static char *text_of(const struct perfctr_dump *d, int json)
 {
 	char *buf = NULL;
@@ -277,8 +278,10 @@ static char *text_of(const struct perfctr_dump *d, int json)
 
 	if (!f)
 		test_die("open_memstream");
-	is_int(json ? perfctr_dump__write_json(d, f) : perfctr_dump__write_text(d, f),
-	       0, "%s writer", json ? "JSON" : "text");
+	is_int(json == 2 ? perfctr_dump__write_names(d, f) :
+	       json ? perfctr_dump__write_json(d, f) :
+	       perfctr_dump__write_text(d, f), 0, "%s writer",
+	       json == 2 ? "names" : json ? "JSON" : "text");
 	fclose(f);
 	return buf;
 }
@@ -441,6 +444,10 @@ static void closed_names(struct perfctr_dump *d)
 	like(buf, "\ncpu/cpu-cycles/\n", "names format: a name that opens, alone");
 	like(buf, "\npower/energy-pkg/\t" PERFCTR_NAMES_SOCKET "\n",
 	     "names format: a cpumask PMU's name, a tab, .socket");
+	like(buf, "\npage-faults\t" PERFCTR_NAMES_IMPRECISE "\n",
+	     "names format: a software event, a tab, .imprecise");
+	like(buf, "\ncycles\n", "names format: a hardware event of a PMU "
+	     "with caps/max_precise, alone");
 	like(s.all, "\npower/energy-pkg/\n",
 	     "names: a cpumask PMU's event is one that opens");
 	g->tried = 0;
@@ -560,7 +567,8 @@ static void group_holders(void)
 	perfctr_holders__free(h, n < 0 ? 0 : n);
 }
 
-/* A fixture machine's dump (fixtures/README.md), as text and JSON. */
+/* A fixture machine's dump (fixtures/README.md), as text, JSON or
+ * names (json 2). */
 static char *fixture_dump(const char *machine, int json, json_t **j)
 {
 	char root[1024], *t = NULL;
@@ -577,7 +585,7 @@ static char *fixture_dump(const char *machine, int json, json_t **j)
 	}
 	t = text_of(d, json);
 	perfctr_dump__free(d);
-	if (json)
+	if (json == 1)
 		*j = json_loads(t, 0, &e);
 	return t;
 }
@@ -642,6 +650,16 @@ static void topology(void)
 	expect_json_pmu(j, "software", NULL, NULL, "every-cpu");
 	json_decref(j);
 	free(t);
+	t = fixture_dump("adl", 2, NULL);
+	like(t, "\ncpu_atom/cpu-cycles/\t" PERFCTR_NAMES_CPUS "(\"cpu_atom\")\n",
+	     "adl names: a hybrid core PMU's event, a tab, the .cpus it needs");
+	like(t, "\ncpu_core/instructions/\t" PERFCTR_NAMES_CPUS
+	     "(\"cpu_core\")\n", "adl names: the other core PMU's too");
+	like(t, "\ncycles\n", "adl names: a generic hardware event, alone "
+	     "(cpu_core, type 4, has caps/max_precise)");
+	like(t, "\nmsr/tsc/\t" PERFCTR_NAMES_IMPRECISE "\n",
+	     "adl names: a PMU without caps/max_precise: .imprecise");
+	free(t);
 
 	t = fixture_dump("skx2s", 0, NULL);
 	like(t, "\n  cpu           type 4, all CPUs, ", "skx2s text: cpu, every CPU");
@@ -661,6 +679,10 @@ static void topology(void)
 	t = fixture_dump("biglittle", 1, &j);
 	expect_json_pmu(j, "armv8_cortex_a76", "4-7", "cpus", "hybrid-core");
 	json_decref(j);
+	free(t);
+	t = fixture_dump("biglittle", 2, NULL);
+	like(t, "\ncycles\t" PERFCTR_NAMES_IMPRECISE "\n", "biglittle names: "
+	     "a generic hardware event, no PMU of type 4: .imprecise");
 	free(t);
 }
 
