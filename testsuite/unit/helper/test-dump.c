@@ -307,7 +307,8 @@ static void text(const struct perfctr_dump *d)
 	like(t, "\n  software: alignment-faults ", "text: software generic events");
 	like(t, "\nCounters in use:\n  nmi_watchdog: ", "text: NMI watchdog");
 	like(t, "\n  stap_aaa: counter \"c\" cycles (user) at a.stp:1:1: "
-	     "type 0 config 0x0 config1 0x0 config2 0x0 flags 0x6\n", "text: counter in use");
+	     "type 0 config 0x0 config1 0x0 config2 0x0 flags 0x6 (user only, "
+	     "no hypervisor)\n", "text: counter in use, its flags in words");
 	like(t, "\n  stap_bbb: counter \"m\" cpu/event=0xc0/ (kernel, multiplex)",
 	     "text: multiplex counter");
 	like(t, "\n  stap_bad: problem: perfctr_requests line 1", "text: problem");
@@ -560,6 +561,42 @@ static void group_holders(void)
 	perfctr_holders__free(h, n < 0 ? 0 : n);
 }
 
+/* A counter in use has its encoding's flags in words, each bit said. */
+static void flag_words(void)
+{
+	static const struct {
+		uint32_t flags;
+		const char *words;
+	} cases[] = {
+		{ PERFCTR_F_EXCLUDE_KERNEL | PERFCTR_F_EXCLUDE_HV |
+		  PERFCTR_F_EXCLUDE_GUEST,
+		  "flags 0x16 (user only, no hypervisor, no guest)\n" },
+		{ 0, "flags 0x0 (user and kernel)\n" },
+		{ PERFCTR_F_EXCLUDE_USER | PERFCTR_F_EXCLUDE_HOST |
+		  PERFCTR_F_MULTIPLEX | PERFCTR_F_TOPDOWN,
+		  "flags 0x69 (kernel only, no host, multiplexed, topdown)\n" },
+		{ PERFCTR_F_EXCLUDE_USER | PERFCTR_F_EXCLUDE_KERNEL,
+		  "flags 0x3 (neither user nor kernel)\n" },
+		{ 0x180, "flags 0x180 (user and kernel, unknown 0x180)\n" },
+	};
+	struct perfctr_request r = { .id = "c", .event = "cycles",
+				     .src = "f.stp:1:1" };
+	struct perfctr_encoding e = { 0 };
+	struct perfctr_holder h = { .module = (char *)"stap_f", .n = 1,
+				    .reqs = &r, .encs = &e };
+	struct perfctr_dump d = { .n_holders = 1, .holders = &h };
+	char *t;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		e.flags = cases[i].flags;
+		t = text_of(&d, 0);
+		like(t, cases[i].words, "text: flags %#x in words",
+		     cases[i].flags);
+		free(t);
+	}
+}
+
 /* A fixture machine's dump (fixtures/README.md), as text and JSON. */
 static char *fixture_dump(const char *machine, int json, json_t **j)
 {
@@ -680,6 +717,7 @@ int main(void)
 	perfctr_dump__free(d);
 	holder_hash();
 	group_holders();
+	flag_words();
 	host();
 	topology();
 	test_cleanup();
