@@ -84,8 +84,10 @@ static void wrap_end(struct wrap *w)
 
 /* ---------------------------------------------------------- summary */
 
-/* ", 8 general-purpose counters of 48 bits", with unknowns said so. */
-static void counters(FILE *f, int n, int bits, const char *what)
+/* ", 8 general-purpose counters of 48 bits", with unknowns said so, and
+ * why where it is known that nobody can know (why: NULL). */
+static void counters(FILE *f, int n, int bits, const char *what,
+		     const char *why)
 {
 	if (n == 0)
 		fprintf(f, ", no %s counters", what);
@@ -98,6 +100,8 @@ static void counters(FILE *f, int n, int bits, const char *what)
 			bits);
 	else
 		fprintf(f, ", %d %s counters of %d bits", n, what, bits);
+	if (n == PERFCTR_UNKNOWN && why)
+		fprintf(f, " (%s)", why);
 }
 
 /* Is p libpfm4's alone, with no sysfs PMU? */
@@ -150,8 +154,9 @@ static void pmu_line(FILE *f, const struct perfctr_dump_pmu *p, int width)
 	if (p->software) {
 		fprintf(f, ", software events, no counter limit");
 	} else {
-		counters(f, p->general, p->general_bits, "general-purpose");
-		counters(f, p->fixed, p->fixed_bits, "fixed");
+		counters(f, p->general, p->general_bits, "general-purpose",
+			 p->general_why);
+		counters(f, p->fixed, p->fixed_bits, "fixed", NULL);
 	}
 	if (p->n_events)
 		fprintf(f, "; %u event%s", p->n_events,

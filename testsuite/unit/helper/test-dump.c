@@ -651,6 +651,36 @@ static void expect_json_pmu(json_t *j, const char *name, const char *cpus,
 	       "JSON %s: span", name);
 }
 
+/* An Arm PMU's event counters are counted in no sysfs file (dump_hw.c):
+ * the dump says where the number is, and an Intel PMU says nothing of
+ * the kind. */
+static void unknown_counters(void)
+{
+	json_t *j = NULL, *c;
+	char *t = fixture_dump("biglittle", 0, NULL);
+
+	like(t, "\n  armv8_cortex_a55  type 8, CPUs 0-3 [cpus: hybrid core PMU], "
+	     "general-purpose counters of 32 bits, how many unknown (the "
+	     "kernel says it in no sysfs file, only in its boot log: \"N "
+	     "counters available\", the cycle counter among them), 1 fixed "
+	     "counters of 64 bits; ",
+	     "biglittle text: where an Arm PMU's event counters are counted");
+	free(t);
+	t = fixture_dump("biglittle", 1, &j);
+	c = json_object_get(json_pmu(j, "armv8_cortex_a76"), "counters");
+	ok(json_is_null(json_object_get(c, "general")) &&
+	   strstr(json_string_value(json_object_get(c, "general_why")) ?: "",
+		  "boot log"), "biglittle JSON: general null, and why");
+	json_decref(j);
+	free(t);
+	t = fixture_dump("skx2s", 1, &j);
+	c = json_object_get(json_pmu(j, "cpu"), "counters");
+	ok(c && json_is_null(json_object_get(c, "general_why")),
+	   "skx2s JSON: no why for an x86 core PMU");
+	json_decref(j);
+	free(t);
+}
+
 static void topology(void)
 {
 	json_t *j = NULL;
@@ -718,6 +748,7 @@ int main(void)
 	holder_hash();
 	group_holders();
 	flag_words();
+	unknown_counters();
 	host();
 	topology();
 	test_cleanup();
