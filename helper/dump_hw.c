@@ -4,7 +4,12 @@
  * CPUID leaf 0xA (general-purpose width EAX[23:16], fixed width
  * EDX[12:5], version EAX[7:0]); AMD's are 48 bits (AMD64 APM vol. 2,
  * "Performance Counters"); Arm PMUv3 event counters 32 bits and its
- * cycle counter 64 (Arm ARM D7, PMEVCNTR<n>_EL0 / PMCCNTR_EL0).
+ * cycle counter 64 (Arm ARM D7, PMEVCNTR<n>_EL0 / PMCCNTR_EL0).  How
+ * many event counters an Arm PMU has (PMCR_EL0.N) is in no sysfs file:
+ * drivers/perf/arm_pmuv3.c reads it and arm_pmu.c says it only in its
+ * boot message, "hw perfevents: enabled with NAME PMU driver, N counters
+ * available", N with the cycle counter (its caps/ files, slots,
+ * bus_slots, bus_width, threshold_max, branches, hold other numbers).
  */
 #include <string.h>
 #include <strings.h>
@@ -137,6 +142,11 @@ void pc_hw_widths(struct perfctr_dump_pmu *p, enum pc_family fam,
 		p->fixed_bits = 64;
 		if (p->fixed == PERFCTR_UNKNOWN)
 			p->fixed = 1;
+		if (p->general == PERFCTR_UNKNOWN)
+			p->general_why = "the kernel says it in no sysfs file, "
+					 "only in its boot log: \"N counters "
+					 "available\", the cycle counter among "
+					 "them";
 		break;
 	case PC_FAM_UNKNOWN:
 		break;

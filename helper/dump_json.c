@@ -146,6 +146,7 @@ static json_t *pmu(struct json_out *o, const struct perfctr_dump_pmu *p)
 		   "libpfm4", pfm,
 		   "software", json_boolean(p->software),
 		   "counters", obj(o, "general", num(p->general),
+				   "general_why", str(p->general_why),
 				   "general_bits", num(p->general_bits),
 				   "fixed", num(p->fixed),
 				   "fixed_bits", num(p->fixed_bits), NULL),

@@ -84,8 +84,10 @@ static void wrap_end(struct wrap *w)
 
 /* ---------------------------------------------------------- summary */
 
-/* ", 8 general-purpose counters of 48 bits", with unknowns said so. */
-static void counters(FILE *f, int n, int bits, const char *what)
+/* ", 8 general-purpose counters of 48 bits", with unknowns said so, and
+ * why where it is known that nobody can know (why: NULL). */
+static void counters(FILE *f, int n, int bits, const char *what,
+		     const char *why)
 {
 	if (n == 0)
 		fprintf(f, ", no %s counters", what);
@@ -98,6 +100,8 @@ static void counters(FILE *f, int n, int bits, const char *what)
 			bits);
 	else
 		fprintf(f, ", %d %s counters of %d bits", n, what, bits);
+	if (n == PERFCTR_UNKNOWN && why)
+		fprintf(f, " (%s)", why);
 }
 
 /* Is p libpfm4's alone, with no sysfs PMU? */
@@ -150,8 +154,9 @@ static void pmu_line(FILE *f, const struct perfctr_dump_pmu *p, int width)
 	if (p->software) {
 		fprintf(f, ", software events, no counter limit");
 	} else {
-		counters(f, p->general, p->general_bits, "general-purpose");
-		counters(f, p->fixed, p->fixed_bits, "fixed");
+		counters(f, p->general, p->general_bits, "general-purpose",
+			 p->general_why);
+		counters(f, p->fixed, p->fixed_bits, "fixed", NULL);
 	}
 	if (p->n_events)
 		fprintf(f, "; %u event%s", p->n_events,
@@ -274,6 +279,44 @@ static int generics(FILE *f, const struct perfctr_dump *d)
 	return 0;
 }
 
+/* An assignment's flags (perfctr_flags.h) in words, each set of bits
+ * under mask that equals value: the levels always, then what else is
+ * left out or asked for. */
+#define LEVELS (PERFCTR_F_EXCLUDE_USER | PERFCTR_F_EXCLUDE_KERNEL)
+static const struct {
+	uint32_t mask, value;
+	const char *words;
+} flag_words[] = {
+	{ LEVELS, 0, "user and kernel" },
+	{ LEVELS, PERFCTR_F_EXCLUDE_KERNEL, "user only" },
+	{ LEVELS, PERFCTR_F_EXCLUDE_USER, "kernel only" },
+	{ LEVELS, LEVELS, "neither user nor kernel" },
+	{ PERFCTR_F_EXCLUDE_HV, PERFCTR_F_EXCLUDE_HV, "no hypervisor" },
+	{ PERFCTR_F_EXCLUDE_GUEST, PERFCTR_F_EXCLUDE_GUEST, "no guest" },
+	{ PERFCTR_F_EXCLUDE_HOST, PERFCTR_F_EXCLUDE_HOST, "no host" },
+	{ PERFCTR_F_MULTIPLEX, PERFCTR_F_MULTIPLEX, "multiplexed" },
+	{ PERFCTR_F_TOPDOWN, PERFCTR_F_TOPDOWN, "topdown" },
+};
+#undef LEVELS
+
+/* "flags 0x16 (user only, no hypervisor, no guest)" */
+static void flags_line(FILE *f, uint32_t flags)
+{
+	const char *sep = " (";
+	size_t i;
+
+	fprintf(f, "flags 0x%x", flags);
+	for (i = 0; i < ARRAY_SIZE(flag_words); i++) {
+		if ((flags & flag_words[i].mask) != flag_words[i].value)
+			continue;
+		fprintf(f, "%s%s", sep, flag_words[i].words);
+		sep = ", ";
+	}
+	if (flags & ~PERFCTR_F_ALL)
+		fprintf(f, ", unknown 0x%x", flags & ~PERFCTR_F_ALL);
+	fputc(')', f);
+}
+
 static void holder_lines(FILE *f, const struct perfctr_holder *h)
 {
 	const struct perfctr_request *r;
@@ -292,12 +335,14 @@ static void holder_lines(FILE *f, const struct perfctr_holder *h)
 			r->group[0] ? ", group \"" : "", r->group,
 			r->group[0] ? "\"" : "", r->src);
 		e = h->encs ? &h->encs[i] : NULL;
-		if (e)
+		if (e) {
 			fprintf(f, ": type %u config 0x%llx config1 0x%llx "
-				"config2 0x%llx flags 0x%x", e->type,
+				"config2 0x%llx ", e->type,
 				(unsigned long long)e->config,
 				(unsigned long long)e->config1,
-				(unsigned long long)e->config2, e->flags);
+				(unsigned long long)e->config2);
+			flags_line(f, e->flags);
+		}
 		fputc('\n', f);
 	}
 }

@@ -537,6 +537,9 @@ struct perfctr_dump_pmu {
 	int software;		/* kernel software events: no counter limit */
 	int general, fixed;		/* counters, or PERFCTR_UNKNOWN */
 	int general_bits, fixed_bits;	/* their widths, or PERFCTR_UNKNOWN */
+	/* Why general is unknown where nobody can know it here (static),
+	 * or NULL. */
+	const char *general_why;
 	unsigned int n_caps;
 	struct perfctr_dump_attr *caps;	/* caps/ files: name, desc = value */
 	unsigned int n_terms;

@@ -43,6 +43,17 @@ static void widths(void)
 	pc_hw_widths(&p, PC_FAM_ARM, &amd, 0);
 	ok(p.general_bits == 32 && p.fixed_bits == 64 && p.fixed == 1,
 	   "Arm PMUv3: 32-bit event counters, 64-bit cycle counter");
+	ok(p.general == PERFCTR_UNKNOWN && p.general_why &&
+	   strstr(p.general_why, "counters available"),
+	   "Arm PMUv3: how many event counters, said to be in the boot log");
+	FRESH();
+	p.general = 6;
+	pc_hw_widths(&p, PC_FAM_ARM, &amd, 0);
+	ok(p.general == 6 && !p.general_why,
+	   "Arm PMUv3: libpfm4's count is kept, with no why");
+	FRESH();
+	pc_hw_widths(&p, PC_FAM_INTEL, &vm, 0);
+	ok(!p.general_why, "Intel VM: unknown, but no Arm why");
 	is_int(pc_hw_family("Intel Skylake", 1, "cpu", &amd), PC_FAM_INTEL, "family: libpfm4 Intel");
 	is_int(pc_hw_family("AMD64 Fam19h Zen3", 1, "cpu", &intel), PC_FAM_AMD, "family: libpfm4 AMD");
 	is_int(pc_hw_family("ARM Neoverse N1", 1, "x", &intel), PC_FAM_ARM, "family: libpfm4 Arm");

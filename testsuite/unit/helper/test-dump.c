@@ -310,7 +310,8 @@ static void text(const struct perfctr_dump *d)
 	like(t, "\n  software: alignment-faults ", "text: software generic events");
 	like(t, "\nCounters in use:\n  nmi_watchdog: ", "text: NMI watchdog");
 	like(t, "\n  stap_aaa: counter \"c\" cycles (user) at a.stp:1:1: "
-	     "type 0 config 0x0 config1 0x0 config2 0x0 flags 0x6\n", "text: counter in use");
+	     "type 0 config 0x0 config1 0x0 config2 0x0 flags 0x6 (user only, "
+	     "no hypervisor)\n", "text: counter in use, its flags in words");
 	like(t, "\n  stap_bbb: counter \"m\" cpu/event=0xc0/ (kernel, multiplex)",
 	     "text: multiplex counter");
 	like(t, "\n  stap_bad: problem: perfctr_requests line 1", "text: problem");
@@ -567,6 +568,42 @@ static void group_holders(void)
 	perfctr_holders__free(h, n < 0 ? 0 : n);
 }
 
+/* A counter in use has its encoding's flags in words, each bit said. */
+static void flag_words(void)
+{
+	static const struct {
+		uint32_t flags;
+		const char *words;
+	} cases[] = {
+		{ PERFCTR_F_EXCLUDE_KERNEL | PERFCTR_F_EXCLUDE_HV |
+		  PERFCTR_F_EXCLUDE_GUEST,
+		  "flags 0x16 (user only, no hypervisor, no guest)\n" },
+		{ 0, "flags 0x0 (user and kernel)\n" },
+		{ PERFCTR_F_EXCLUDE_USER | PERFCTR_F_EXCLUDE_HOST |
+		  PERFCTR_F_MULTIPLEX | PERFCTR_F_TOPDOWN,
+		  "flags 0x69 (kernel only, no host, multiplexed, topdown)\n" },
+		{ PERFCTR_F_EXCLUDE_USER | PERFCTR_F_EXCLUDE_KERNEL,
+		  "flags 0x3 (neither user nor kernel)\n" },
+		{ 0x180, "flags 0x180 (user and kernel, unknown 0x180)\n" },
+	};
+	struct perfctr_request r = { .id = "c", .event = "cycles",
+				     .src = "f.stp:1:1" };
+	struct perfctr_encoding e = { 0 };
+	struct perfctr_holder h = { .module = (char *)"stap_f", .n = 1,
+				    .reqs = &r, .encs = &e };
+	struct perfctr_dump d = { .n_holders = 1, .holders = &h };
+	char *t;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		e.flags = cases[i].flags;
+		t = text_of(&d, 0);
+		like(t, cases[i].words, "text: flags %#x in words",
+		     cases[i].flags);
+		free(t);
+	}
+}
+
 /* A fixture machine's dump (fixtures/README.md), as text, JSON or
  * names (json 2). */
 static char *fixture_dump(const char *machine, int json, json_t **j)
@@ -620,6 +657,36 @@ static void expect_json_pmu(json_t *j, const char *name, const char *cpus,
 		   "JSON %s: cpus_from null", name);
 	is_str(json_string_value(json_object_get(p, "span")), span,
 	       "JSON %s: span", name);
+}
+
+/* An Arm PMU's event counters are counted in no sysfs file (dump_hw.c):
+ * the dump says where the number is, and an Intel PMU says nothing of
+ * the kind. */
+static void unknown_counters(void)
+{
+	json_t *j = NULL, *c;
+	char *t = fixture_dump("biglittle", 0, NULL);
+
+	like(t, "\n  armv8_cortex_a55  type 8, CPUs 0-3 [cpus: hybrid core PMU], "
+	     "general-purpose counters of 32 bits, how many unknown (the "
+	     "kernel says it in no sysfs file, only in its boot log: \"N "
+	     "counters available\", the cycle counter among them), 1 fixed "
+	     "counters of 64 bits; ",
+	     "biglittle text: where an Arm PMU's event counters are counted");
+	free(t);
+	t = fixture_dump("biglittle", 1, &j);
+	c = json_object_get(json_pmu(j, "armv8_cortex_a76"), "counters");
+	ok(json_is_null(json_object_get(c, "general")) &&
+	   strstr(json_string_value(json_object_get(c, "general_why")) ?: "",
+		  "boot log"), "biglittle JSON: general null, and why");
+	json_decref(j);
+	free(t);
+	t = fixture_dump("skx2s", 1, &j);
+	c = json_object_get(json_pmu(j, "cpu"), "counters");
+	ok(c && json_is_null(json_object_get(c, "general_why")),
+	   "skx2s JSON: no why for an x86 core PMU");
+	json_decref(j);
+	free(t);
 }
 
 static void topology(void)
@@ -702,6 +769,8 @@ int main(void)
 	perfctr_dump__free(d);
 	holder_hash();
 	group_holders();
+	flag_words();
+	unknown_counters();
 	host();
 	topology();
 	test_cleanup();
