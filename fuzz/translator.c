@@ -166,9 +166,14 @@ static void pattern(const uint8_t *data, size_t size)
 	static const char *const events[] = {
 		"cycles", "cpu/event=0x3c/", "a\"b", "INST_RETIRED:ANY_P",
 	};
+	/* each tag the dump's names may carry after an event */
+	static const char *const marks[] = {
+		NULL, PERFCTR_NAMES_SOCKET, PERFCTR_NAMES_IMPRECISE,
+		PERFCTR_NAMES_CPUS "(\"cpu_atom\")",
+	};
 	char *text = strndup((const char *)data, size), err[256];
 	struct pm_pattern p;
-	size_t i, n = 0;
+	size_t i, k, n = 0;
 
 	if (!text)
 		abort();
@@ -177,12 +182,13 @@ static void pattern(const uint8_t *data, size_t size)
 		free(text);
 		return;
 	}
-	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
-		probematch__event(&p, events[i], 0, 0, count_point, &n);
-		probematch__event(&p, events[i], 1, 0, count_point, &n);
-		probematch__event(&p, events[i], 0, 1, count_point, &n);
-		probematch__event(&p, events[i], 1, 1, count_point, &n);
-	}
+	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++)
+		for (k = 0; k < sizeof(marks) / sizeof(marks[0]); k++) {
+			probematch__event(&p, events[i], marks[k], 0,
+					  count_point, &n);
+			probematch__event(&p, events[i], marks[k], 1,
+					  count_point, &n);
+		}
 	probematch__unknown_component(&p);
 	probematch__event_literal(&p);
 	free(text);
