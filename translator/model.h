@@ -213,6 +213,7 @@ struct model {
 	char *const *args;
 	int nargs;
 	int has_target;			/* stap -c CMD or -x PID */
+	int calls_target;		/* the script calls target() */
 	int stapusr;			/* --privilege=stapusr */
 };
 

@@ -57,6 +57,84 @@ static void done(struct run *r)
 	free(r->msgs);
 }
 
+/* ------------------------------------------ a target, a per-CPU count */
+
+/* stap -c/-x and a counter that counts every task on the CPU, read where
+ * only the target's count makes sense: one warning, with the fix. */
+static const struct {
+	const char *text;
+	int has_target;
+	const char *msg;	/* NULL: no warning */
+} wanted_cases[] = {
+	{ "probe perfctr.event(\"x\").counter(\"c\") {}\n"
+	  "probe end { println(@perfctr(\"c\")) }", 1,
+	  "counter \"c\" counts every task on each CPU, not only "
+	  "the target of stap -c/-x, and the script reads it only in end "
+	  "probes: declare it .process and read perfctr_total(\"c\"), the "
+	  "target's tasks together, or write .cpu to say per CPU is meant: "
+	  "string \"c\" at t.stp:1:34" },
+	{ "probe perfctr.event(\"x\").counter(\"c\") {}\n"
+	  "probe end { println(@perfctr(\"c\")) }", 0, NULL },
+	{ "probe perfctr.event(\"x\").cpu.counter(\"c\") {}\n"
+	  "probe end { println(@perfctr(\"c\")) }", 1, NULL },
+	{ "probe perfctr.event(\"x\").cpus(\"0\").counter(\"c\") {}\n"
+	  "probe end { println(@perfctr(\"c\")) }", 1, NULL },
+	{ "probe perfctr.event(\"x\").counter(\"c\") {}\n"
+	  "probe begin, end { println(@perfctr(\"c\")) }", 1,
+	  "reads it only in begin or end probes" },
+	{ "probe perfctr.event(\"x\").counter(\"c\") {}\n"
+	  "probe end { println(@perfctr(\"c\")) }\n"
+	  "probe kprobe.function(\"f\") { x = @perfctr(\"c\") }", 1, NULL },
+	{ "probe perfctr.event(\"x\").counter(\"c\") {}\n"
+	  "probe timer.s(1) { if (target()) println(@perfctr(\"c\")) }", 1,
+	  "reads it only in timer probes while it filters on target()" },
+	{ "probe perfctr.event(\"x\").counter(\"c\") {}\n"
+	  "probe timer.s(1) { println(@perfctr(\"c\")) }", 1, NULL },
+	{ "probe perfctr.event(\"x\").counter(\"c\") {}\n"
+	  "probe kprobe.function(\"f\") { if (pid() == target()) "
+	  "x = @perfctr(\"c\") }", 1, NULL },
+	{ "probe end { println(cpu_cycles()) }", 1,
+	  "cpu_cycles() counts every task on each CPU, not only "
+	  "the target of stap -c/-x, and the script reads it only in end "
+	  "probes: a .process clause read with perfctr_total(ID) counts the "
+	  "target's tasks together: identifier 'cpu_cycles' at t.stp:1:21" },
+	{ "probe end { println(thread_cpu_cycles()) }", 1, NULL },
+};
+
+static void target_wanted(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(wanted_cases) / sizeof(wanted_cases[0]); i++) {
+		const char *msg = wanted_cases[i].msg;
+		struct run r;
+		int good;
+
+		run(&r, wanted_cases[i].text, wanted_cases[i].has_target);
+		good = !r.errors && r.d.warnings == (msg ? 1 : 0) &&
+		       (!msg || strstr(r.msgs, msg));
+		ok(good, "%s, %s: %s", strchr(wanted_cases[i].text, '\n') ?
+		   strchr(wanted_cases[i].text, '\n') + 1 :
+		   wanted_cases[i].text, wanted_cases[i].has_target ?
+		   "-c" : "no target", msg ? "warned" : "no warning");
+		if (!good)
+			printf("# %s\n", r.msgs);
+		done(&r);
+	}
+	/* two such counters: one warning, at the first */
+	{
+		struct run r;
+
+		run(&r, "probe perfctr.event(\"x\").counter(\"a\") {}\n"
+		    "probe perfctr.event(\"y\").counter(\"b\") {}\n"
+		    "probe end { println(@perfctr(\"a\") + @perfctr(\"b\")) }",
+		    1);
+		ok(!r.errors && r.d.warnings == 1 && strstr(r.msgs, "\"a\""),
+		   "two per-CPU counters read in end: one warning, the first's");
+		done(&r);
+	}
+}
+
 /* ------------------------------------------------------- default scopes */
 
 static void default_scopes(void)
@@ -844,6 +922,7 @@ int main(void)
 	read_probes();
 	switch_reads();
 	read_scopes();
+	target_wanted();
 	cgroups();
 	sockets();
 	long_request();
