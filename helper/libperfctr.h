@@ -82,6 +82,7 @@ struct perfctr_modtab {
 	unsigned int n_declared;	/* translator's count; indices < this */
 	char hash[17];
 	char priv[16];			/* stapdev, stapsys, stapusr */
+	unsigned int throttle;		/* -D PERFCTR_SAMPLE_THROTTLE */
 	unsigned int n;			/* requests present in the module */
 	struct perfctr_request *reqs;	/* n of them, sorted by idx */
 };
@@ -125,11 +126,13 @@ int perfctr_sample__payload(const struct perfctr_request *req,
 const char *perfctr_payload__fn(unsigned int bit);
 /* Can this machine sample as req asks (.sample(N) not below the smallest
  * period, .hz(F) not above the limit, .precise(L) on a PMU that has it)?
- * Returns 0, or -EINVAL with the reason, and the value allowed, in err. */
+ * Returns 0, or -EINVAL with the reason, and the value allowed, in err.
+ * With throttle, a period below the smallest is the kernel's to throttle
+ * (as perf record -c): 1, with that said in err. */
 int perfctr_sample__check(const struct perfctr_request *req,
 			  const struct perfctr_encoding *enc,
 			  const char *sysfs_root, const char *procfs_root,
-			  char *err, size_t len);
+			  int throttle, char *err, size_t len);
 
 
 /* The records' longest lengths, PERFCTR_ASSIGN_*_MAX, and the longest

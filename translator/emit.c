@@ -474,7 +474,8 @@ static int emit_c(struct strbuf *sb, const struct model *m,
 	emit_sites(sb, m);
 	emit_sample_handlers(sb, m);
 	strbuf__printf(sb, "MODULE_INFO(perfctr_table, \"v=1;n=%zu;hash=%s;"
-		       "priv=%s\");\n", m->ncounters, hash, o->privilege);
+		       "priv=%s\" PERFCTR_TABLE_THROTTLE);\n", m->ncounters,
+		       hash, o->privilege);
 	strbuf__add(sb, o->runtime->body.buf, o->runtime->body.len);
 	strbuf__printf(sb, "%%}\n\n");
 	return 0;
