@@ -101,6 +101,12 @@ void perfctr_modtab__free(struct perfctr_modtab *tab);
 
 /* The flags (PERFCTR_F_*) are the assignment's: runtime/perfctr_flags.h. */
 #include "perfctr_flags.h"
+/* flags in words ("user only, no hypervisor, no guest"), as far as len
+ * allows: 0, or -ENOSPC when cut (flags.c). */
+int perfctr_flags__words(uint32_t flags, char *buf, size_t len);
+/* Longest words: every set of bits named, and an unknown remainder. */
+#define PERFCTR_FLAGS_WORDS_MAX	160
+
 /* What the module needs to create a counter (a perf_event_attr subset). */
 struct perfctr_encoding {
 	uint32_t type;
