@@ -102,21 +102,29 @@ static void list_components(char *buf, size_t len, enum comp_rank rank,
 				      components[i].name);
 }
 
+size_t point__component_names(const char **names, size_t max)
+{
+	size_t i;
+
+	for (i = 0; i < NCOMPONENTS && i < max; i++)
+		names[i] = components[i].name;
+	return NCOMPONENTS;
+}
+
 /* "; did you mean 'counter'?" for a misspelt component, from all of
  * them: a name out of place gets its own error once it is spelt right. */
 static void near_component(const struct parser *ps, char *buf, size_t len)
 {
 	const char *names[NCOMPONENTS], *near[2];
 	char word[32];		/* longer is no typo of a component */
-	size_t i, n;
+	size_t n;
 
 	buf[0] = '\0';
 	if (ps->t.kind != TK_IDENT || ps->t.len >= sizeof(word))
 		return;
 	memcpy(word, ps->src->text + ps->t.off, ps->t.len);
 	word[ps->t.len] = '\0';
-	for (i = 0; i < NCOMPONENTS; i++)
-		names[i] = components[i].name;
+	point__component_names(names, NCOMPONENTS);
 	n = perfctr_suggest(word, names, NCOMPONENTS, near, 2);
 	if (n == 1)
 		snprintf(buf, len, "; did you mean '%s'?", near[0]);
