@@ -109,6 +109,9 @@ static void emit_presence(struct strbuf *sb, const struct model *m)
 		if (!c->used || !c->ncond)
 			continue;
 		open_conditions(sb, c);
+		if (c->missing_arg)	/* stap: "argument out of range" */
+			strbuf__printf(sb, "%%( @%u == \"\" %%? %%) ",
+				       c->missing_arg);
 		strbuf__printf(sb, "%%{ #define PERFCTR_PRESENT_%u 1 %%}",
 			       c->idx);
 		close_conditions(sb, c);

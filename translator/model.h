@@ -37,6 +37,10 @@ struct counter {
 	struct token id_tok;
 	int ncond;
 	struct cond_frame cond[MODEL_COND_DEPTH];
+	unsigned int missing_arg;	/* N: its clause, under a condition,
+					 * names a script argument @N that
+					 * was not given (stap says so where
+					 * the condition holds: emit.c) */
 	unsigned int event_fn;		/* 1 + index in event_fns: a call of
 					 * it declared the counter */
 	struct token group_tok;

@@ -148,7 +148,21 @@ static void unknown_component(struct parser *ps, enum comp_rank rank,
 			    "nothing may follow '.%s'%s", prev, near);
 }
 
-/* A string literal, or @N: the Nth script argument as a string. */
+/* Is the parser inside a %( COND %? ... %) that stap evaluates? */
+static int in_condition(const struct parser *ps)
+{
+	int i;
+
+	for (i = 0; i < ps->nframes; i++)
+		if (ps->frames[i].kind == FRAME_COND)
+			return 1;
+	return 0;
+}
+
+/* A string literal, or @N: the Nth script argument as a string.  An @N
+ * not given under a condition stands for itself ("@3"), remembered: the
+ * condition may be the script's own test of $#, and stap says what is
+ * missing where it holds (emit.c). */
 static int string_arg(struct parser *ps, char *buf, size_t len)
 {
 	const char *text = ps->src->text + ps->t.off;
@@ -168,6 +182,11 @@ static int string_arg(struct parser *ps, char *buf, size_t len)
 	if (ps->t.kind == TK_ARG && text[0] == '@' && text[1] != '#') {
 		int n = atoi(text + 1);
 
+		if (n >= 1 && n > ps->m->nargs && in_condition(ps)) {
+			ps->missing_arg = n;
+			snprintf(buf, len, "@%d", n);
+			return 0;
+		}
 		if (n < 1 || n > ps->m->nargs) {
 			parse_error(ps, "script argument @%d not given", n);
 			return -1;
@@ -195,6 +214,9 @@ static int number_arg(struct parser *ps, unsigned int *v, unsigned int min,
 			parse_error(ps, "expected a number from %u to %u, or @N",
 				    min, max);
 		return -1;
+	} else if (buf[0] == '@') {	/* not given, under a condition */
+		*v = min;
+		return 0;
 	}
 	errno = 0;
 	x = strtoull(buf, &end, 0);
@@ -473,6 +495,7 @@ int point__parse(struct parser *ps, struct counter *c)
 	struct token event_tok = ps->t;
 	char names[LIST_LEN];
 
+	ps->missing_arg = 0;
 	next(ps);
 	while (is_op(ps, ".")) {
 		const struct component *comp;
@@ -512,6 +535,11 @@ int point__parse(struct parser *ps, struct counter *c)
 		parse_error(ps, "perfctr probe points cannot be optional");
 		return -1;
 	}
-	return check_event(ps, c, &event_tok);
+	c->missing_arg = ps->missing_arg;
+	if (!c->missing_arg)
+		return check_event(ps, c, &event_tok);
+	if (!c->plm)		/* a request that is never made: valid */
+		c->plm = PERFCTR_PLM_ALL;
+	return 0;
 }
 
