@@ -227,6 +227,21 @@ int perfctr_resolver__resolve_request(struct perfctr_resolver *r,
 				      struct perfctr_encoding *enc,
 				      char *err, size_t errlen);
 
+/* What stap-perfctr asks of an event name before it builds a module
+ * (perfctr-run --check-events): is it a name some machine knows (perf's
+ * own syntax: a generic or raw name, "PMU/TERMS/"; an event of a PMU
+ * the kernel has here; an event of any PMU in libpfm4's tables, present
+ * or not), and, with here, does this machine resolve it (as
+ * perfctr_resolver__resolve, at the name's own level)?  Returns 0;
+ * -ENOENT for a name no machine knows (err: the nearest names; with
+ * here, this machine's); -ENODEV for one this machine cannot count
+ * (err: why, as perfctr-run would refuse it); -EINVAL for a malformed
+ * name.  Where a refused name is as perf list prints its JSON events
+ * ("inst_retired.any"), err adds libpfm4's form ("INST_RETIRED:ANY")
+ * and the sysfs forms ("PMU/inst_retired/") that count here. */
+int perfctr_resolver__check(struct perfctr_resolver *r, const char *name,
+			    int here, char *err, size_t len);
+
 /* The perf_event_attr that opens enc as the module creates it: type,
  * config*, the exclude bits of flags, pinned unless MULTIPLEX; the rest
  * zero (the caller adds disabled, read_format...).  Needs

@@ -134,8 +134,9 @@ static uint32_t level_flags(const struct perfctr_name *n, unsigned int plm,
 	return f;
 }
 
-static int unknown(struct perfctr_resolver *r, const char *name,
-		   const struct perfctr_name *n, char *err, size_t len)
+int pc_resolve_unknown(struct perfctr_resolver *r, const char *name,
+		       const struct perfctr_name *n, int all, char *err,
+		       size_t len)
 {
 	struct pc_suggest s;
 
@@ -143,7 +144,7 @@ static int unknown(struct perfctr_resolver *r, const char *name,
 	pc_suggest_init(&s, n->base);
 	pc_generic_names(pc_suggest_add, &s);
 	pc_sysfs_names(r->sysfs_root, pc_suggest_add, &s);
-	pc_pfm_names(r, pc_suggest_add, &s);
+	pc_pfm_names(r, all, pc_suggest_add, &s);
 	/* Offer the names with the user's own modifiers. */
 	pc_suggest_append(&s, name + strlen(n->base), err, len);
 	return -ENOENT;
@@ -220,7 +221,7 @@ static int resolve(struct perfctr_resolver *r, const char *name,
 			break;
 	}
 	if (ret == -ENOENT)
-		return unknown(r, name, &n, err, len);
+		return pc_resolve_unknown(r, name, &n, 0, err, len);
 	if (ret)
 		return ret;
 	level = level_flags(&n, plm, w->precise);
