@@ -35,6 +35,8 @@ struct counter {
 	const struct source *source;	/* the file of its clause */
 	struct token where;		/* the "probe" keyword */
 	struct token id_tok;
+	struct token event_tok;		/* its event's name (a call's, for an
+					 * event function) */
 	int ncond;
 	struct cond_frame cond[MODEL_COND_DEPTH];
 	unsigned int event_fn;		/* 1 + index in event_fns: a call of
