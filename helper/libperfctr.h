@@ -67,6 +67,12 @@ int perfctr_request__format(const struct perfctr_request *req,
 /* Parses such a value (fields in the order written, escapes checked).
  * Returns 0 or -EINVAL. */
 int perfctr_request__parse(const char *s, struct perfctr_request *req);
+/* What the script wrote, for messages: a counter's id ("counter \"c\""),
+ * a sampling probe ("sampling probe on \"cycles\""), or the call that
+ * declared the counter ("cpu_cycles()", "perfctr_read_event(\"X\")":
+ * ids the translator made start with "__"). */
+void perfctr_request__describe(const struct perfctr_request *req, char *buf,
+			       size_t len);
 
 /* FNV-1a 64 over the formatted requests, in index order, each followed
  * by one NUL byte (as they sit in .modinfo): the table hash that module

@@ -16,16 +16,22 @@
 #include "events.h"
 #include "spawn.h"
 
-/* Built for this kernel, loaded here: no -r another release, no
- * --remote host, no compile server. */
+/* stap's -a name of this machine's architecture (uname's, but arm64). */
+static const char *arch_name(const struct utsname *u)
+{
+	return strcmp(u->machine, "aarch64") ? u->machine : "arm64";
+}
+
+/* Built for this kernel, loaded here: no -r another release, no -a
+ * another architecture, no --remote host, no compile server. */
 static int runs_here(const struct cmdline *cl)
 {
 	struct utsname u;
 
-	if (cl->remote || cl->use_server)
+	if (cl->remote || cl->use_server || uname(&u) < 0)
 		return 0;
-	return !cl->release ||
-	       (uname(&u) == 0 && !strcmp(cl->release, u.release));
+	return (!cl->release || !strcmp(cl->release, u.release)) &&
+	       (!cl->arch || !strcmp(cl->arch, arch_name(&u)));
 }
 
 /* The distinct events of the counters the module creates, after argv[2]. */
@@ -80,19 +86,15 @@ static int answers_split(char *text, size_t n, char **verdict, char **why)
 static void refuse(const struct counter *c, const char *verdict,
 		   const char *why, struct diag *d)
 {
-	const char *fn = c->event_fn ? event_fns[c->event_fn - 1].name : NULL;
 	char who[PERFCTR_ID_MAX + PERFCTR_NAME_MAX + 32];
+	struct perfctr_request req;
 
-	if (fn && !event_fns[c->event_fn - 1].event)
-		snprintf(who, sizeof(who), "%s(\"%s\")", fn, c->event);
-	else if (fn)
-		snprintf(who, sizeof(who), "%s()", fn);
-	else
-		snprintf(who, sizeof(who), "counter \"%s\"", c->id);
+	counter__request(c, &req);
+	perfctr_request__describe(&req, who, sizeof(who));
 	diag__report(d, DIAG_SEMANTIC, c->source, &c->event_tok, "%s: %s%s",
 		     who, why, strcmp(verdict, "unknown") ? " (the module is "
-		     "for this machine: not stap -r, --remote or a compile "
-		     "server)" : "");
+		     "for this machine: not stap -r, -a, --remote or a "
+		     "compile server)" : "");
 }
 
 int events__check(const struct model *m, const struct cmdline *cl,

@@ -241,6 +241,8 @@ void model__free(struct model *m);
 struct counter *model__add_counter(struct model *m);
 struct counter_read *model__add_read(struct model *m);
 struct counter *model__find(const struct model *m, const char *id);
+/* The request counter c makes (its interface fields). */
+void counter__request(const struct counter *c, struct perfctr_request *r);
 /* Places counter c at token where of source s: its source, where, and
  * the request's src ("file:line:col"). */
 void counter__locate(struct counter *c, const struct source *s,
