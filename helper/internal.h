@@ -66,10 +66,11 @@ int pc_pfm_known(struct perfctr_resolver *r, const char *base, char *pmus,
 void pc_pfm_present(struct perfctr_resolver *r, char *buf, size_t len);
 
 /* resolve.c: "unknown event" with the nearest names of this machine
- * (all: and of every PMU in libpfm4's tables).  Returns -ENOENT. */
+ * (more: not NULL, and of every PMU in libpfm4's tables and the nmore
+ * names of more).  Returns -ENOENT. */
 int pc_resolve_unknown(struct perfctr_resolver *r, const char *name,
-		       const struct perfctr_name *n, int all, char *err,
-		       size_t len);
+		       const struct perfctr_name *n, const char *const *more,
+		       size_t nmore, char *err, size_t len);
 
 /* pmu.c: one PMU's sysfs directory: terms "event=0xc0,umask=1" mapped
  * through its format files, aliases from its events files. */

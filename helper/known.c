@@ -12,19 +12,95 @@
 #include <strings.h>
 #include "internal.h"
 
+/*
+ * The events the kernel's PMU drivers name in sysfs (events/), which a
+ * script may write bare ("slots") for a machine whose kernel has them,
+ * though this one does not and libpfm4 names them otherwise (or, for
+ * another architecture, not at all).  Linux 6.1 to 6.16.
+ */
+static const char *const kernel_events[] = {
+	/* arch/x86/events/core.c, intel/core.c: the core PMU (cpu,
+	 * cpu_core, cpu_atom) */
+	"cpu-cycles", "instructions", "cache-references", "cache-misses",
+	"branch-instructions", "branch-misses", "bus-cycles",
+	"stalled-cycles-frontend", "stalled-cycles-backend", "ref-cycles",
+	"mem-loads", "mem-loads-aux", "mem-stores", "slots",
+	"topdown-total-slots", "topdown-slots-issued",
+	"topdown-slots-retired", "topdown-fetch-bubbles",
+	"topdown-recovery-bubbles", "topdown-retiring", "topdown-bad-spec",
+	"topdown-fe-bound", "topdown-be-bound", "topdown-heavy-ops",
+	"topdown-br-mispredict", "topdown-fetch-lat", "topdown-mem-bound",
+	"tx-start", "tx-commit", "tx-abort", "tx-capacity", "tx-capacity-read",
+	"tx-capacity-write", "tx-conflict", "el-start", "el-commit",
+	"el-abort", "el-capacity", "el-conflict", "cycles-t", "cycles-ct",
+	/* events/rapl.c (power), intel/cstate.c, msr.c */
+	"energy-cores", "energy-pkg", "energy-ram", "energy-gpu",
+	"energy-psys", "c1-residency", "c2-residency", "c3-residency",
+	"c6-residency", "c7-residency", "c8-residency", "c9-residency",
+	"c10-residency", "tsc", "aperf", "mperf", "pperf", "smi", "ptsc",
+	"irperf", "cpu_thermal_margin",
+	/* intel/uncore_snbep.c, uncore_snb.c: memory controllers */
+	"cas_count_read", "cas_count_write", "clockticks", "data_reads",
+	"data_writes",
+	/* drivers/perf/arm_pmuv3.c: Arm's common events */
+	"sw_incr", "l1i_cache_refill", "l1i_tlb_refill", "l1d_cache_refill",
+	"l1d_cache", "l1d_tlb_refill", "ld_retired", "st_retired",
+	"inst_retired", "exc_taken", "exc_return", "cid_write_retired",
+	"pc_write_retired", "br_immed_retired", "br_return_retired",
+	"unaligned_ldst_retired", "br_mis_pred", "cpu_cycles", "br_pred",
+	"mem_access", "l1i_cache", "l1d_cache_wb", "l2d_cache",
+	"l2d_cache_refill", "l2d_cache_wb", "bus_access", "memory_error",
+	"inst_spec", "ttbr_write_retired", "bus_cycles", "chain",
+	"l1d_cache_allocate", "l2d_cache_allocate", "br_retired",
+	"br_mis_pred_retired", "stall_frontend", "stall_backend", "l1d_tlb",
+	"l1i_tlb", "l2i_cache", "l2i_cache_refill", "l3d_cache_allocate",
+	"l3d_cache_refill", "l3d_cache", "l3d_cache_wb", "l2d_tlb_refill",
+	"l2i_tlb_refill", "l2d_tlb", "l2i_tlb", "remote_access", "ll_cache",
+	"ll_cache_miss", "dtlb_walk", "itlb_walk", "ll_cache_rd",
+	"ll_cache_miss_rd", "remote_access_rd", "l1d_cache_lmiss_rd",
+	"op_retired", "op_spec", "stall", "stall_slot_backend",
+	"stall_slot_frontend", "stall_slot", "sample_pop", "sample_feed",
+	"sample_filtrate", "sample_collision", "cnt_cycles",
+	"stall_backend_mem", "l1i_cache_lmiss", "l2d_cache_lmiss_rd",
+	"l2i_cache_lmiss", "l3d_cache_lmiss_rd", "ldst_align_lat",
+	"ld_align_lat", "st_align_lat", "mem_access_checked",
+	"mem_access_checked_rd", "mem_access_checked_wr",
+};
+
+static int kernel_event(const char *base)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(kernel_events); i++)
+		if (!strcasecmp(kernel_events[i], base))
+			return 1;
+	return 0;
+}
+
 /* Of perf's own syntax (generic, raw, "PMU/TERMS/"), an event of a PMU
- * the kernel has here, or of any PMU in libpfm4's tables (pmus: which). */
+ * the kernel has here or a kernel names in sysfs, or of any PMU in
+ * libpfm4's tables (pmus: which). */
 static int known_anywhere(struct perfctr_resolver *r, const char *base,
 			  char *pmus, size_t len)
 {
 	struct perfctr_encoding enc;
 
 	pmus[0] = '\0';
-	return strchr(base, '/') ||
+	return strchr(base, '/') || kernel_event(base) ||
 	       pc_generic_resolve(base, &enc, NULL, 0) != -ENOENT ||
 	       pc_raw_resolve(base, &enc, NULL, 0) != -ENOENT ||
 	       pc_sysfs_resolve(r->sysfs_root, base, &enc, NULL, 0) != -ENOENT ||
 	       pc_pfm_known(r, base, pmus, len) > 0;
+}
+
+/* Nowhere: the nearest names of this machine, every libpfm4 table and
+ * the kernel's sysfs events. */
+static int unknown_anywhere(struct perfctr_resolver *r, const char *name,
+			    const struct perfctr_name *n, char *err,
+			    size_t len)
+{
+	return pc_resolve_unknown(r, name, n, kernel_events,
+				  ARRAY_SIZE(kernel_events), err, len);
 }
 
 /* As perf list prints its JSON events: "inst_retired.any", "l1d_cache". */
@@ -127,12 +203,16 @@ int perfctr_resolver__check(struct perfctr_resolver *r, const char *name,
 			return 0;
 		if (ret == -ENOENT && pmus[0])
 			ret = elsewhere(r, name, pmus, err, len);
+		else if (ret == -ENOENT && kernel_event(n.base))
+			ret = pc_err(err, len, -ENODEV, "event \"%s\" is not "
+				     "on this machine: no PMU here has it in "
+				     "sysfs, as some kernels' PMUs do", name);
 		else if (ret != -ENOENT || known)
 			ret = -ENODEV;
 	} else if (known) {
 		return 0;
 	} else {
-		ret = pc_resolve_unknown(r, name, &n, 1, err, len);
+		ret = unknown_anywhere(r, name, &n, err, len);
 	}
 	json_forms(r, n.base, err, len);
 	return ret;

@@ -222,6 +222,10 @@ static const struct {
 	{ "page-faults:u", 1, 0, NULL, "a generic name counts here" },
 	{ "cylces", 0, -ENOENT, "unknown event \"cylces\"; did you mean "
 	  "\"cycles\"", "a typo is known nowhere, with the nearest name" },
+	{ "topdown-retiring", 0, 0, NULL, "a kernel's sysfs name is known" },
+	{ "cpu_cycles", 0, 0, NULL, "an Arm kernel's sysfs name is known" },
+	{ "l1d_cache_refil", 0, -ENOENT, "did you mean \"l1d_cache_refill\"",
+	  "a typo of a kernel's sysfs name, with the nearest" },
 	{ "nosuch/event=1/", 0, 0, NULL,
 	  "PMU/TERMS/ may be another machine's" },
 	{ "nosuch/event=1/", 1, -ENODEV, NULL,
