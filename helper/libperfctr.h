@@ -236,8 +236,9 @@ int perfctr_resolver__resolve_request(struct perfctr_resolver *r,
 /* What stap-perfctr asks of an event name before it builds a module
  * (perfctr-run --check-events): is it a name some machine knows (perf's
  * own syntax: a generic or raw name, "PMU/TERMS/"; an event of a PMU
- * the kernel has here; an event of any PMU in libpfm4's tables, present
- * or not), and, with here, does this machine resolve it (as
+ * the kernel has here, or one that kernels name in sysfs elsewhere
+ * ("slots"); an event of any PMU in libpfm4's tables, present or not),
+ * and, with here, does this machine resolve it (as
  * perfctr_resolver__resolve, at the name's own level)?  Returns 0;
  * -ENOENT for a name no machine knows (err: the nearest names; with
  * here, this machine's); -ENODEV for one this machine cannot count

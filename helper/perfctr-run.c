@@ -234,6 +234,8 @@ static int introduce(const char *staprun, const char *arg)
 		       "  " PROG " [STAPRUN OPTIONS] MODULE.ko [NAME=VALUE ...]\n"
 		       "  " PROG " --dump-counters[=json|names]   the events "
 		       "this machine counts\n"
+		       "  " PROG " --check-events[=here] EVENT...   known "
+		       "anywhere (here)?\n"
 		       "STAP_PERFCTR_STAPRUN names another staprun.  See "
 		       "perfctr-run(8).\nstaprun's own options:\n",
 		       PERFCTR_VERSION, staprun);
