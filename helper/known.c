@@ -185,35 +185,43 @@ static int elsewhere(struct perfctr_resolver *r, const char *name,
 		      name, pmus, present);
 }
 
+/* For a module that runs here: as perfctr-run will resolve it at start;
+ * a name known elsewhere says whose it is. */
+static int check_here(struct perfctr_resolver *r, const char *name,
+		      const struct perfctr_name *n, char *err, size_t len)
+{
+	struct perfctr_encoding enc;
+	char pmus[256];
+	int ret = perfctr_resolver__resolve(r, name, 0, &enc, err, len);
+
+	if (ret != -ENOENT)
+		return ret ? -ENODEV : 0;
+	if (!known_anywhere(r, n->base, pmus, sizeof(pmus)))
+		return -ENOENT;		/* with this machine's nearest */
+	if (pmus[0])
+		return elsewhere(r, name, pmus, err, len);
+	if (kernel_event(n->base))
+		return pc_err(err, len, -ENODEV, "event \"%s\" is not on this "
+			      "machine: no PMU here has it in sysfs, as some "
+			      "kernels' PMUs do", name);
+	return -ENODEV;
+}
+
 int perfctr_resolver__check(struct perfctr_resolver *r, const char *name,
 			    int here, char *err, size_t len)
 {
-	struct perfctr_encoding enc;
 	struct perfctr_name n;
 	char pmus[256];
-	int ret, known;
+	int ret;
 
 	ret = perfctr_name__parse(name, &n, err, len);
 	if (ret)
 		return ret;
-	known = known_anywhere(r, n.base, pmus, sizeof(pmus));
-	if (here) {
-		ret = perfctr_resolver__resolve(r, name, 0, &enc, err, len);
-		if (!ret)
-			return 0;
-		if (ret == -ENOENT && pmus[0])
-			ret = elsewhere(r, name, pmus, err, len);
-		else if (ret == -ENOENT && kernel_event(n.base))
-			ret = pc_err(err, len, -ENODEV, "event \"%s\" is not "
-				     "on this machine: no PMU here has it in "
-				     "sysfs, as some kernels' PMUs do", name);
-		else if (ret != -ENOENT || known)
-			ret = -ENODEV;
-	} else if (known) {
-		return 0;
-	} else {
+	if (here)
+		ret = check_here(r, name, &n, err, len);
+	else if (!known_anywhere(r, n.base, pmus, sizeof(pmus)))
 		ret = unknown_anywhere(r, name, &n, err, len);
-	}
-	json_forms(r, n.base, err, len);
+	if (ret)
+		json_forms(r, n.base, err, len);
 	return ret;
 }
