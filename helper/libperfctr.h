@@ -248,6 +248,11 @@ int perfctr_resolver__resolve_request(struct perfctr_resolver *r,
  * and the sysfs forms ("PMU/inst_retired/") that count here. */
 int perfctr_resolver__check(struct perfctr_resolver *r, const char *name,
 			    int here, char *err, size_t len);
+/* perfctr-run --check-events answers a line a name: PERFCTR_CHECK_OK,
+ * or the verdict, a tab and why. */
+#define PERFCTR_CHECK_OK	"ok"
+#define PERFCTR_CHECK_UNKNOWN	"unknown"	/* -ENOENT: no machine's */
+#define PERFCTR_CHECK_NOT_HERE	"not-here"	/* not this machine's */
 
 /* The perf_event_attr that opens enc as the module creates it: type,
  * config*, the exclude bits of flags, pinned unless MULTIPLEX; the rest

@@ -188,7 +188,7 @@ static int dump_counters(const char *arg)
  * perfctr-run --check-events[=here] NAME...: stap-perfctr asks it before
  * it builds a module (it links no libpfm4).  One line a name, in order:
  * "ok", or "unknown" (no machine knows it) or "not-here" (this machine
- * cannot count it; asked only with =here), a tab and why.
+ * cannot count it; said only with =here), a tab and why.
  */
 static int check_events(int here, int n, char **names)
 {
@@ -207,10 +207,10 @@ static int check_events(int here, int n, char **names)
 		ret = perfctr_resolver__check(r, names[i], here, err,
 					      sizeof(err));
 		if (!ret)
-			printf("ok\n");
+			printf(PERFCTR_CHECK_OK "\n");
 		else
-			printf("%s\t%s\n", ret == -ENOENT ? "unknown" :
-			       "not-here", err);
+			printf("%s\t%s\n", ret == -ENOENT ? PERFCTR_CHECK_UNKNOWN :
+			       PERFCTR_CHECK_NOT_HERE, err);
 	}
 	perfctr_resolver__free(r);
 	return fflush(stdout) || ferror(stdout);

@@ -58,9 +58,24 @@ static char **names_argv(const struct model *m, const char *helper,
 	return argv;
 }
 
-/* perfctr-run's answer, a line a name: "ok", or a verdict, a tab and
- * why (cut in place).  Returns 0, or -1 when it is not that. */
-static int answers_split(char *text, size_t n, char **verdict, char **why)
+/* What perfctr-run says of a name (libperfctr.h, PERFCTR_CHECK_*). */
+enum verdict { V_OK, V_UNKNOWN, V_NOT_HERE, V_BAD };
+
+static enum verdict verdict_of(const char *word, const char *why)
+{
+	if (!strcmp(word, PERFCTR_CHECK_OK))
+		return why ? V_BAD : V_OK;
+	if (why && !strcmp(word, PERFCTR_CHECK_UNKNOWN))
+		return V_UNKNOWN;
+	if (why && !strcmp(word, PERFCTR_CHECK_NOT_HERE))
+		return V_NOT_HERE;
+	return V_BAD;
+}
+
+/* perfctr-run's answer, a line a name: a verdict, and after a tab why
+ * (cut in place).  Returns 0, or -1 when it is not that. */
+static int answers_split(char *text, size_t n, enum verdict *verdict,
+			 char **why)
 {
 	char *line = text, *next, *tab;
 	size_t i;
@@ -73,18 +88,17 @@ static int answers_split(char *text, size_t n, char **verdict, char **why)
 		tab = strchr(line, '\t');
 		if (tab)
 			*tab++ = '\0';
-		verdict[i] = line;
 		why[i] = tab;
-		if (!strcmp(line, "ok") ? tab != NULL : !tab ||
-		    (strcmp(line, "unknown") && strcmp(line, "not-here")))
+		verdict[i] = verdict_of(line, tab);
+		if (verdict[i] == V_BAD)
 			return -1;
 	}
 	return line && *line ? -1 : 0;
 }
 
 /* A counter's refusal, named as perfctr-run names it. */
-static void refuse(const struct counter *c, const char *verdict,
-		   const char *why, struct diag *d)
+static void refuse(const struct counter *c, enum verdict v, const char *why,
+		   struct diag *d)
 {
 	char who[PERFCTR_ID_MAX + PERFCTR_NAME_MAX + 32];
 	struct perfctr_request req;
@@ -92,16 +106,17 @@ static void refuse(const struct counter *c, const char *verdict,
 	counter__request(c, &req);
 	perfctr_request__describe(&req, who, sizeof(who));
 	diag__report(d, DIAG_SEMANTIC, c->source, &c->event_tok, "%s: %s%s",
-		     who, why, strcmp(verdict, "unknown") ? " (the module is "
-		     "for this machine: not stap -r, -a, --remote or a "
-		     "compile server)" : "");
+		     who, why, v == V_NOT_HERE ? " (the module is for this "
+		     "machine: not stap -r, -a, --remote or a compile "
+		     "server)" : "");
 }
 
 int events__check(const struct model *m, const struct cmdline *cl,
 		  const char *helper, struct diag *d)
 {
 	int here = runs_here(cl), errors = 0;
-	char **argv, **verdict = NULL, **why = NULL;
+	enum verdict *verdict = NULL;
+	char **argv, **why = NULL;
 	struct strbuf out = { 0 };
 	size_t n = 0, i, j;
 
@@ -121,8 +136,8 @@ int events__check(const struct model *m, const struct cmdline *cl,
 			continue;
 		for (j = 0; strcmp(argv[2 + j], c->event); j++)
 			;
-		if (!strcmp(verdict[j], "unknown") ||
-		    (!strcmp(verdict[j], "not-here") && !c->ncond)) {
+		if (verdict[j] == V_UNKNOWN ||
+		    (verdict[j] == V_NOT_HERE && !c->ncond)) {
 			refuse(c, verdict[j], why[j], d);
 			errors++;
 		}
