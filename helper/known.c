@@ -16,7 +16,7 @@
  * The events the kernel's PMU drivers name in sysfs (events/), which a
  * script may write bare ("slots") for a machine whose kernel has them,
  * though this one does not and libpfm4 names them otherwise (or, for
- * another architecture, not at all).  Linux 6.1 to 6.16.
+ * another architecture, not at all), as the drivers of Linux 6 name them.
  */
 static const char *const kernel_events[] = {
 	/* arch/x86/events/core.c, intel/core.c: the core PMU (cpu,
