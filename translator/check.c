@@ -75,6 +75,7 @@ static int check_event_call(struct model *m, struct counter_read *r,
 	c->scope_given = 1;	/* the function's, with a target or not */
 	counter__locate(c, r->src, &r->where);
 	c->id_tok = r->where;
+	c->event_tok = r->where;
 	c->event_fn = r->event_fn;
 	c->used = 1;
 	r->counter = c->idx + 1;

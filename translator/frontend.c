@@ -21,6 +21,7 @@
 #include "diag.h"
 #include "embed.h"
 #include "emit.h"
+#include "events.h"
 #include "kconf.h"
 #include "listing.h"
 #include "model.h"
@@ -423,6 +424,9 @@ static int analyse(struct frontend *fe)
 	if (!errors && model__active(&fe->model)) {
 		pass = 2;
 		errors = check__run(&fe->model, &fe->diag);
+		if (!errors)
+			errors = events__check(&fe->model, &fe->cl,
+					       fe->paths.helper, &fe->diag);
 	}
 	if (!errors && fe->cl.verbose)
 		check__describe(&fe->model, &fe->diag);

@@ -320,6 +320,7 @@ static int check_event(struct parser *ps, struct counter *c,
 		return -1;
 	}
 	c->gh = name.gh;
+	c->event_tok = *event_tok;
 	return 0;
 }
 

@@ -7,11 +7,15 @@
  * call of its own site.  What the emitter writes for them is golden.test's
  * (golden/: the generated tapset, whole).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "emit.h"
+#include "events.h"
 #include "parser.h"
 #include "rewrite.h"
 #include "tap.h"
@@ -915,6 +919,80 @@ static void payloads(void)
 	done(&r);
 }
 
+/* ------------------------------------------------------- event names */
+
+/* events__check with helper (a script that answers as perfctr-run
+ * --check-events would, or one that is not there): the errors, and the
+ * messages in r->msgs. */
+static int ask(struct run *r, const char *helper)
+{
+	struct cmdline cl = { .release = "0.0-other" };
+	FILE *out;
+	int n;
+
+	free(r->msgs);
+	r->msgs = NULL;
+	out = open_memstream(&r->msgs, &r->msgs_len);
+	diag__init(&r->d, out);
+	n = events__check(&r->m, &cl, helper, &r->d);
+	fclose(out);
+	return n;
+}
+
+static void event_names(void)
+{
+	static const char text[] =
+		"probe perfctr.event(\"cycles\").counter(\"c\") {}\n"
+		"probe perfctr.event(\"page-fault\").counter(\"pf\") {}\n"
+		"probe perfctr.event(\"cycles\").counter(\"d\") {}\n"
+		"probe begin { println(@perfctr(\"c\") + @perfctr(\"pf\") + "
+		"@perfctr(\"d\")) }\n";
+	char dir[] = "/tmp/test-check.XXXXXX", helper[64], args[80];
+	struct run r;
+	FILE *f;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "a directory for the fake perfctr-run");
+		return;
+	}
+	snprintf(helper, sizeof(helper), "%s/perfctr-run", dir);
+	snprintf(args, sizeof(args), "%s/args", dir);
+	f = fopen(helper, "w");
+	if (f) {
+		fprintf(f, "#!/bin/sh\necho \"$@\" >%s\necho ok\n"
+			"printf 'unknown\\tunknown event \"page-fault\"; did you "
+			"mean \"page-faults\"?\\n'\n", args);
+		fclose(f);
+	}
+	chmod(helper, 0755);
+	run(&r, text, 0);
+	ok(ask(&r, helper) == 1 && strstr(r.msgs, "semantic error: counter "
+	   "\"pf\": unknown event \"page-fault\"; did you mean \"page-faults\"?: "
+	   "string \"page-fault\" at t.stp:2:21"),
+	   "a name perfctr-run knows nowhere: refused at its clause's event, "
+	   "with its nearest");
+	f = fopen(args, "r");
+	ok(f && fgets(args, sizeof(args), f) &&
+	   !strcmp(args, "--check-events cycles page-fault\n"),
+	   "one run for the distinct names; not for this machine (-r another "
+	   "release): --check-events without =here");
+	if (f)
+		fclose(f);
+	ok(ask(&r, "/nonexistent/perfctr-run") == 0 && !r.msgs_len,
+	   "no perfctr-run: nothing refused, nothing said");
+	f = fopen(helper, "w");
+	if (f) {
+		fprintf(f, "#!/bin/sh\necho ok\n");
+		fclose(f);
+	}
+	ok(ask(&r, helper) == 0 && !r.msgs_len,
+	   "an answer short of a line a name: nothing refused");
+	done(&r);
+	unlink(helper);
+	unlink(args);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	default_scopes();
@@ -933,5 +1011,6 @@ int main(void)
 	not_rewritten();
 	tapset_not_rewritten();
 	payloads();
+	event_names();
 	return tap_done();
 }
