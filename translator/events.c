@@ -34,6 +34,14 @@ static int runs_here(const struct cmdline *cl)
 	       (!cl->arch || !strcmp(cl->arch, arch_name(&u)));
 }
 
+/* The counters whose names are asked: those the module creates, but one
+ * that stands for a script argument not given (@N under a condition:
+ * stap reports it where the condition holds). */
+static int asked(const struct counter *c)
+{
+	return c->used && !c->missing_arg;
+}
+
 /* The distinct events of the counters the module creates, after argv[2]. */
 static char **names_argv(const struct model *m, const char *helper,
 			 int here, size_t *n)
@@ -47,7 +55,7 @@ static char **names_argv(const struct model *m, const char *helper,
 	argv[1] = here ? "--check-events=here" : "--check-events";
 	*n = 0;
 	for (i = 0; i < m->ncounters; i++) {
-		if (!m->counters[i].used)
+		if (!asked(&m->counters[i]))
 			continue;
 		for (j = 0; j < *n; j++)
 			if (!strcmp(argv[2 + j], m->counters[i].event))
@@ -132,7 +140,7 @@ int events__check(const struct model *m, const struct cmdline *cl,
 	for (i = 0; i < m->ncounters && n; i++) {
 		const struct counter *c = &m->counters[i];
 
-		if (!c->used)
+		if (!asked(c))
 			continue;
 		for (j = 0; strcmp(argv[2 + j], c->event); j++)
 			;

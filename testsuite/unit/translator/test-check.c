@@ -988,7 +988,29 @@ static void event_names(void)
 	ok(ask(&r, helper) == 0 && !r.msgs_len,
 	   "an answer short of a line a name: nothing refused");
 	done(&r);
+	/* @3 not given, under a condition: stap's to report, not asked */
+	snprintf(args, sizeof(args), "%s/args", dir);
+	f = fopen(helper, "w");
+	if (f) {
+		fprintf(f, "#!/bin/sh\necho \"$@\" >%s\necho ok\n", args);
+		fclose(f);
+	}
+	run(&r, "probe perfctr.event(\"cycles\").counter(\"c\") {}\n"
+	    "%( $# >= 3 %? probe perfctr.event(@3).counter(\"e\") {}\n"
+	    "probe end { println(@perfctr(\"e\")) } %)\n"
+	    "probe begin { println(@perfctr(\"c\")) }\n", 0);
+	ok(!r.errors && ask(&r, helper) == 0, "a clause's @3, not given, "
+	   "under a condition: nothing refused");
+	f = fopen(args, "r");
+	snprintf(args, sizeof(args), "(no run)");
+	ok(f && fgets(args, sizeof(args), f) &&
+	   !strcmp(args, "--check-events cycles\n"),
+	   "... and its name not asked: %s", args);
+	if (f)
+		fclose(f);
+	done(&r);
 	unlink(helper);
+	snprintf(args, sizeof(args), "%s/args", dir);
 	unlink(args);
 	rmdir(dir);
 }
