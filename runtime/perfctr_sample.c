@@ -316,11 +316,12 @@ static int perfctr_samples_patch(struct stap_perf_probe *p, size_t n)
 
 /* Task tsk's sampling event for .process clause i, with the clause's
  * handler (which runs the clause's body), on core PMU k's encoding (a
- * hybrid machine's CPU records) or the clause's own; NULL before stap's
- * init set it up. */
+ * hybrid machine's CPU records) or the clause's own; off until tsk's
+ * exec when on_exec (perfctr_task.c); NULL before stap's init set it up. */
 static struct perf_event *perfctr_sample_task_event(unsigned int i,
 						   unsigned int k,
-						   struct task_struct *tsk)
+						   struct task_struct *tsk,
+						   bool on_exec)
 {
 	const struct perfctr_slot *s = &perfctr_slots[i];
 	struct perf_event_attr a;
@@ -334,6 +335,7 @@ static struct perf_event *perfctr_sample_task_event(unsigned int i,
 		a.config1 = s->enc[k].config1;
 		a.config2 = s->enc[k].config2;
 	}
+	a.disabled = a.enable_on_exec = on_exec;
 	return perfctr_priv_create(&a, -1, tsk, perfctr_sample_handler(i),
 				   NULL);
 }
@@ -455,7 +457,8 @@ static void perfctr_samples_stop(void) { }
 static void perfctr_samples_report(void) { }
 static struct perf_event *perfctr_sample_task_event(unsigned int i,
 						   unsigned int k,
-						   struct task_struct *tsk)
+						   struct task_struct *tsk,
+						   bool on_exec)
 {
 	return NULL;
 }

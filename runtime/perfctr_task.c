@@ -29,9 +29,19 @@
  * perfctr_read_total() every followed task, live and gone, from any
  * context (a thread running on another CPU right now counts as of its
  * last switch or tick).
+ *
+ * stap -c CMD: stapio forks the command's task and holds it in stapio's
+ * image until the module has started (start_cmd() waits for SIGUSR1,
+ * sent once the start is answered); only then does it exec CMD.  The
+ * finder finds it at the start, before the exec, so its counters are made
+ * disabled with enable_on_exec, as perf stat -- CMD makes them: perf
+ * enables them in the task's own exec (perf_event_exec()), and nothing
+ * stapio's child does before it is counted.  The same for any task it
+ * forks before that exec: counted from its own exec, if any.
  */
 #ifdef PERFCTR_HAVE_PROCESS
 
+#include <linux/pid_namespace.h>
 #include "perfctr_taskmap.c"
 
 #ifndef PERFCTR_TASKS
@@ -70,6 +80,10 @@ static unsigned int perfctr_ntgts;
 static unsigned char perfctr_req_tgt[PERFCTR_NDECLARED];
 static void perfctr_task_work_fn(struct work_struct *work);
 static DECLARE_WORK(perfctr_task_work, perfctr_task_work_fn);
+/* The target is -c's, held before its exec at the start: tasks whose
+ * self_exec_id is still perfctr_cmd_exec_id have not exec'd since. */
+static bool perfctr_cmd_held;
+static u64 perfctr_cmd_exec_id;
 
 /* Request i's events per task: one per core PMU on a hybrid machine. */
 static unsigned int perfctr_task_nev(unsigned int i)
@@ -101,6 +115,12 @@ static int perfctr_task_count(unsigned int idx, struct perfctr_task *t,
 
 		if (likely(perfctr_counting_here(ev))) {
 			sum += perfctr_event_count(ev);
+			continue;
+		}
+		if (READ_ONCE(ev->state) == PERF_EVENT_STATE_OFF) {
+			/* waits for the task's exec (enable_on_exec, the
+			 * only way ours are OFF): it has counted nothing */
+			sum += local64_read(&ev->count);
 			continue;
 		}
 		if (READ_ONCE(ev->state) == PERF_EVENT_STATE_ERROR) {
@@ -197,16 +217,19 @@ static int perfctr_read_total(unsigned int idx, u64 *val)
 
 /* Task tsk's k-th event for request i: a counter (on core PMU k's
  * encoding, or the one), or a sampling clause's event with stap's
- * handler (perfctr_sample.c); NULL when there is none to make. */
+ * handler (perfctr_sample.c); off until tsk's exec when on_exec; NULL
+ * when there is none to make. */
 static struct perf_event *perfctr_task_event(unsigned int i, unsigned int k,
-					     struct task_struct *tsk)
+					     struct task_struct *tsk,
+					     bool on_exec)
 {
 	const struct perfctr_slot *s = &perfctr_slots[i];
 	struct perf_event_attr attr;
 
 	if (perfctr_samples(i))
-		return perfctr_sample_task_event(i, k, tsk);
+		return perfctr_sample_task_event(i, k, tsk, on_exec);
 	perfctr_attr_enc(s, s->nenc ? &s->enc[k] : NULL, &attr);
+	attr.disabled = attr.enable_on_exec = on_exec;
 	return perfctr_priv_create(&attr, -1, tsk, NULL, NULL);
 }
 
@@ -214,14 +237,14 @@ static struct perf_event *perfctr_task_event(unsigned int i, unsigned int k,
  * Returns 0; 1 when there is none to make; or the error of the one that
  * could not be made (those made before it released). */
 static long perfctr_task_events(unsigned int i, struct task_struct *tsk,
-				struct perf_event **evs)
+				bool on_exec, struct perf_event **evs)
 {
 	struct perf_event *ev[PERFCTR_CORE_PMUS];
 	unsigned int n = perfctr_task_nev(i), k;
 	long rc;
 
 	for (k = 0; k < n; k++) {
-		ev[k] = perfctr_task_event(i, k, tsk);
+		ev[k] = perfctr_task_event(i, k, tsk, on_exec);
 		if (IS_ERR_OR_NULL(ev[k])) {
 			rc = ev[k] ? PTR_ERR(ev[k]) : 1;
 			while (k--)
@@ -284,10 +307,20 @@ static bool perfctr_task_exec_held(const struct task_struct *tsk)
 	return false;
 }
 
+/* Is tsk -c's target, or a task it forked, before the target's exec (a
+ * task of target tgt)?  Its counters wait for its own exec.  An exec
+ * adds 1 to self_exec_id, and a fork copies it. */
+static bool perfctr_cmd_before_exec(unsigned int tgt, struct task_struct *tsk)
+{
+	return perfctr_cmd_held && !perfctr_tgts[tgt].procname &&
+	       READ_ONCE(tsk->self_exec_id) == perfctr_cmd_exec_id;
+}
+
 /* Found (sleepable, usually in tsk itself): the task's counters for the
  * requests of this target. */
 static void perfctr_task_found(unsigned int tgt, struct task_struct *tsk)
 {
+	bool on_exec = perfctr_cmd_before_exec(tgt, tsk);
 	struct perfctr_task *t;
 	unsigned int i;
 	int fresh, s;
@@ -315,7 +348,7 @@ static void perfctr_task_found(unsigned int tgt, struct task_struct *tsk)
 		if (!perfctr_requests[i].id || !perfctr_per_task(i) ||
 		    perfctr_req_tgt[i] != tgt || t->ev[i][0])
 			continue;
-		rc = perfctr_task_events(i, tsk, t->ev[i]);
+		rc = perfctr_task_events(i, tsk, on_exec, t->ev[i]);
 		if (rc < 0 && atomic_inc_return(&perfctr_task_lost) == 1)
 			_stp_warn("perfctr: %s: counter \"%s\" (%s): cannot "
 				  "create it for thread %d: error %ld\n",
@@ -462,7 +495,32 @@ static void perfctr_tasks_targets(void)
 	}
 }
 
-/* Sleepable; before stap's init starts the task finder. */
+/*
+ * Is the target -c's, held before its exec?  In stapio, answering the
+ * start: -c's task is the child stapio forked, still in stapio's image
+ * (its self_exec_id is its parent's at the fork, parent_exec_id); -x
+ * PID names a task stapio never forked.  _stp_target is an id in the
+ * initial namespace (transport.c translates it).  Sleepable.
+ */
+static void perfctr_cmd_find(void)
+{
+	struct task_struct *tsk;
+
+	perfctr_cmd_held = false;
+	if (!_stp_target)
+		return;
+	rcu_read_lock();
+	tsk = pid_task(find_pid_ns(_stp_target, &init_pid_ns), PIDTYPE_PID);
+	if (tsk && rcu_dereference(tsk->real_parent)->tgid == current->tgid &&
+	    READ_ONCE(tsk->self_exec_id) == READ_ONCE(tsk->parent_exec_id)) {
+		perfctr_cmd_exec_id = READ_ONCE(tsk->self_exec_id);
+		perfctr_cmd_held = true;
+	}
+	rcu_read_unlock();
+}
+
+/* Sleepable, in stapio answering the start; before stap's init starts
+ * the task finder. */
 static int perfctr_tasks_start(void)
 {
 	unsigned int k;
@@ -477,6 +535,7 @@ static int perfctr_tasks_start(void)
 	    perfctr_taskmap_alloc(&perfctr_task_ids, PERFCTR_TASKS))
 		return -ENOMEM;	/* perfctr_tasks_stop() frees */
 	perfctr_tasks_targets();
+	perfctr_cmd_find();
 	for (k = 0; k < perfctr_ntgts; k++) {
 		rc = stap_register_task_finder_target(&perfctr_tgts[k]);
 		if (rc) {
