@@ -13,7 +13,7 @@ dist_runtime_DATA = runtime/perfctr.h runtime/perfctr_iface.h runtime/perfctr.c 
 	runtime/perfctr_taskmap.c runtime/perfctr_task.c runtime/perfctr_sample.c \
 	runtime/perfctr_priv.c runtime/perfctr_rearm.c runtime/perfctr_sum.c \
 	runtime/perfctr_snap.h runtime/perfctr_socket.c runtime/perfctr_selftest.c \
-	runtime/perfctr_readerr.h
+	runtime/perfctr_readerr.h runtime/perfctr_report.c
 
 check_PROGRAMS += testsuite/unit/runtime/test-assign \
 	testsuite/unit/runtime/test-assign-roundtrip \

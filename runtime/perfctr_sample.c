@@ -445,6 +445,7 @@ static void perfctr_samples_report(void)
 			_stp_warn("perfctr: %s: sampling %s: %lu samples in a "
 				  "count of %llu\n", r->src, r->event, runs,
 				  count);
+		perfctr_report_sample(i, runs, count);
 	}
 }
 
