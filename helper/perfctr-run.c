@@ -33,7 +33,8 @@ struct cmdline {
 	int nopts;		/* module options after it */
 	int loads;		/* staprun would load the module */
 	int verbose;
-	int detach, quiet;	/* -D, -w */
+	char detach;		/* -D or -L: staprun leaves the module */
+	int quiet;		/* -w */
 	char remote[32];	/* stap --remote's host index (-r ID:URI) */
 };
 
@@ -57,7 +58,8 @@ static int cmdline_parse(struct cmdline *c, int argc, char **argv)
 		if (opt == '?' || opt == ':' || strchr(no_load_opts, opt))
 			c->loads = 0;
 		c->verbose += opt == 'v';
-		c->detach |= opt == 'D';
+		if (opt == 'D' || opt == 'L')
+			c->detach = opt;
 		c->quiet |= opt == 'w';
 		if (opt == 'r' && optarg)
 			snprintf(c->remote, sizeof(c->remote), "%.*s",
@@ -147,17 +149,18 @@ static const char *report_where(void)
 	return s && *s ? s : NULL;
 }
 
-/* The report needs staprun to stay perfctr-run's child to its end, and
- * the module's warnings: not with -D (staprun detaches, and its stderr
- * goes with it) or -w (stapio drops every warning). */
+/* The report needs staprun to stay perfctr-run's child to the module's
+ * end, and the module's warnings: not with -D or -L (staprun leaves the
+ * module running, and stapio's stderr is no longer ours) or -w (stapio
+ * drops every warning). */
 static int report_refused(const struct cmdline *c)
 {
 	if (!c->detach && !c->quiet)
 		return 0;
 	fprintf(stderr, PROG ": the counter report (--counter-report, "
-		PERFCTR_ENV_REPORT ") cannot be had with staprun's %s: %s\n",
-		c->detach ? "-D" : "-w", c->detach ?
-		"staprun leaves, and its stderr with it" :
+		PERFCTR_ENV_REPORT ") cannot be had with staprun's -%c: %s\n",
+		c->detach ? c->detach : 'w', c->detach ?
+		"staprun leaves the module running" :
 		"it drops the module's warnings, which carry the report");
 	return 1;
 }

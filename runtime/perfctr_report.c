@@ -15,6 +15,8 @@
  *                          carries messages
  */
 
+#include "perfctr_json.h"
+
 static bool perfctr_report_on;
 module_param_named(perfctr_report, perfctr_report_on, bool, 0444);
 MODULE_PARM_DESC(perfctr_report, "end-of-run report as JSON lines, set by "
@@ -34,53 +36,17 @@ static atomic_long_t perfctr_read_errs_n[PERFCTR_NDECLARED];
  */
 #define PERFCTR_REPORT_LINE	360
 
-static size_t perfctr_json_char_len(unsigned char c)
-{
-	return c == '"' || c == '\\' ? 2 : c < 0x20 ? 6 : 1;
-}
-
-/* s as a JSON string in buf, at most len bytes with its NUL. */
-static void perfctr_json_str(char *buf, size_t len, const char *s)
-{
-	size_t need = 2, n = 0;
-	const char *p;
-
-	for (p = s; *p; p++)
-		need += perfctr_json_char_len(*p);
-	buf[n++] = '"';
-	if (need + 1 > len && len > 6) {
-		strcpy(buf + n, "...");
-		n += 3;
-		need += 3;
-		while (*s && need + 1 > len)
-			need -= perfctr_json_char_len(*s++);
-	}
-	for (; *s && n + perfctr_json_char_len(*s) + 2 <= len; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\') {
-			buf[n++] = '\\';
-			buf[n++] = c;
-		} else if (c < 0x20) {
-			n += scnprintf(buf + n, len - n, "\\u%04x", c);
-		} else {
-			buf[n++] = c;
-		}
-	}
-	buf[n++] = '"';
-	buf[n] = '\0';
-}
-
 /*
  * One object: its kind, the counter's clause (idx < 0: none, a loss of
  * the module's own), the numbers (fields, "\"name\":N,...") and whether
- * the counts it speaks of are incomplete.
+ * the counts it speaks of are incomplete.  A sampling clause has no id
+ * of the script's ("__sample0" is the translator's): no "counter".
  */
 static void perfctr_report_line(int idx, const char *kind,
 				const char *fields, bool incomplete)
 {
 	const struct perfctr_request_desc *r;
-	char src[PERFCTR_REPORT_LINE / 3], id[40], ev[64];
+	char src[PERFCTR_REPORT_LINE / 3], id[52], ev[64];
 	size_t room;
 
 	if (!perfctr_report_on)
@@ -92,14 +58,18 @@ static void perfctr_report_line(int idx, const char *kind,
 		return;
 	}
 	r = &perfctr_requests[idx];
-	perfctr_json_str(id, sizeof(id), r->id);
+	id[0] = '\0';
+	if (!perfctr_samples(idx)) {
+		strcpy(id, ",\"counter\":");
+		perfctr_json_str(id + 11, sizeof(id) - 11, r->id);
+	}
 	perfctr_json_str(ev, sizeof(ev), r->event);
 	/* the fixed text is under 100 bytes */
 	room = PERFCTR_REPORT_LINE - 100 - strlen(fields) - strlen(id) -
 	       strlen(ev);
 	perfctr_json_str(src, min(room, sizeof(src)), r->src);
-	_stp_warn(PERFCTR_REPORT_MARK "{\"kind\":\"%s\",\"src\":%s,"
-		  "\"counter\":%s,\"event\":%s,%s,\"incomplete\":%s}\n", kind,
+	_stp_warn(PERFCTR_REPORT_MARK "{\"kind\":\"%s\",\"src\":%s"
+		  "%s,\"event\":%s,%s,\"incomplete\":%s}\n", kind,
 		  src, id, ev, fields, incomplete ? "true" : "false");
 }
 

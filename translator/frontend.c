@@ -524,6 +524,9 @@ static void counter_env(struct frontend *fe)
 
 	if (!fe->cl.counter_report && !fe->cl.counter_status)
 		return;
+	if (fe->cl.suppress_warnings)
+		die("%s", "--counter-report and --counter-status read the "
+		    "module's warnings, which carry the report: not with -w");
 	setenv(PERFCTR_ENV_REPORT, fe->cl.counter_report ?
 	       fe->cl.counter_report : "/dev/null", 1);
 	unsetenv(PERFCTR_ENV_STATUS);	/* perfctr-run's own is not ours */
