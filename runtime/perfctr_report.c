@@ -73,14 +73,25 @@ static void perfctr_report_line(int idx, const char *kind,
 		  src, id, ev, fields, incomplete ? "true" : "false");
 }
 
-/* A sampling clause's line: its body's runs, and (with a period) the
- * overflows its count implies; .hz has none to compare ("not_run":null). */
-static void __maybe_unused perfctr_report_sample(unsigned int idx, unsigned long runs,
-				  u64 count)
+/*
+ * A sampling clause's line: its body's runs, and (with a period) the
+ * overflows its count implies; .hz has none to compare ("not_run":null).
+ * A .process clause's count is unknown when the task table was full (not
+ * every task counted): null, and incomplete.
+ */
+static void __maybe_unused perfctr_report_sample(unsigned int idx,
+						 unsigned long runs, u64 count,
+						 bool known)
 {
 	u64 period = perfctr_requests[idx].sample, over, lost;
 	char f[128];
 
+	if (!known) {
+		snprintf(f, sizeof(f), "\"samples\":%lu,\"count\":null,"
+			 "\"overflows\":null,\"not_run\":null", runs);
+		perfctr_report_line(idx, "sampling", f, true);
+		return;
+	}
 	if (!period) {
 		snprintf(f, sizeof(f), "\"samples\":%lu,\"count\":%llu,"
 			 "\"overflows\":null,\"not_run\":null", runs, count);
