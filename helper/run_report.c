@@ -43,7 +43,9 @@ static void forward(int sig, siginfo_t *si, void *uc)
 
 static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
-static void signals_catch(void)
+/* Catches the forwarded signals, held (in *held) until the child is
+ * known: one that comes before is passed on when they are let go. */
+static void signals_catch(sigset_t *held, sigset_t *old)
 {
 	struct sigaction sa;
 	size_t i;
@@ -52,9 +54,12 @@ static void signals_catch(void)
 	sa.sa_sigaction = forward;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+	sigemptyset(held);
+	for (i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++) {
 		sigaction(forwarded[i], &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);	/* a closed stderr is no reason to go */
+		sigaddset(held, forwarded[i]);
+	}
+	sigprocmask(SIG_BLOCK, held, old);
 }
 
 static void write_all(int fd, const char *p, size_t n)
@@ -163,6 +168,8 @@ int report__run(const char *staprun, char **args, const char *where)
 {
 	const char *st = getenv(PERFCTR_ENV_STATUS);
 	struct filter *f = calloc(1, sizeof(*f));
+	void (*pipe_was)(int);
+	sigset_t held, old;
 	char buf[8192];
 	int pfd[2], status = 0, rc;
 	ssize_t n;
@@ -172,7 +179,8 @@ int report__run(const char *staprun, char **args, const char *where)
 		fprintf(stderr, PROG ": out of memory\n");
 		return 1;
 	}
-	f->report = strcmp(where, "-") ? fopen(where, "w") : stderr;
+	/* staprun, stapio and a -c target never get its fd */
+	f->report = strcmp(where, "-") ? fopen(where, "we") : stderr;
 	if (!f->report) {
 		fprintf(stderr, PROG ": cannot write the counter report to "
 			"%s: %s\n", where, strerror(errno));
@@ -184,15 +192,19 @@ int report__run(const char *staprun, char **args, const char *where)
 		return 1;
 	}
 	fflush(NULL);
-	signals_catch();
+	signals_catch(&held, &old);
+	pipe_was = signal(SIGPIPE, SIG_IGN);	/* stderr closed: stay */
 	pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, PROG ": fork: %s\n", strerror(errno));
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		return 1;
 	}
 	if (pid == 0) {
-		/* exec restores the caught signals; SIGPIPE as it was */
-		signal(SIGPIPE, SIG_DFL);
+		/* exec restores the caught signals; SIGPIPE and the mask
+		 * as they were */
+		signal(SIGPIPE, pipe_was);
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		if (dup2(pfd[1], STDERR_FILENO) < 0)
 			_exit(1);
 		execv(staprun, args);
@@ -201,6 +213,7 @@ int report__run(const char *staprun, char **args, const char *where)
 		_exit(1);
 	}
 	child = pid;
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(pfd[1]);
 	for (;;) {
 		n = read(pfd[0], buf, sizeof(buf));

@@ -508,6 +508,11 @@ static void reports(void)
 	       "STAP_PERFCTR_STATUS");
 	ok(last_arg_is("perfctr_report=1"), "report: the module is asked "
 	   "for it (perfctr_report=1, after perfctr_assign)");
+	text = test_read(fds, NULL);
+	ok(text && !strstr(text, test_path("report")) &&
+	   strstr(text, "\n2 pipe"), "report: staprun's stderr is a pipe, "
+	   "and the report's fd is not staprun's");
+	free(text);
 	text = stderr_text();
 	is_str(text, OTHERS_1 OTHERS_2, "report: stderr has every other "
 	       "line, as it was, in order");
