@@ -279,42 +279,13 @@ static int generics(FILE *f, const struct perfctr_dump *d)
 	return 0;
 }
 
-/* An assignment's flags (perfctr_flags.h) in words, each set of bits
- * under mask that equals value: the levels always, then what else is
- * left out or asked for. */
-#define LEVELS (PERFCTR_F_EXCLUDE_USER | PERFCTR_F_EXCLUDE_KERNEL)
-static const struct {
-	uint32_t mask, value;
-	const char *words;
-} flag_words[] = {
-	{ LEVELS, 0, "user and kernel" },
-	{ LEVELS, PERFCTR_F_EXCLUDE_KERNEL, "user only" },
-	{ LEVELS, PERFCTR_F_EXCLUDE_USER, "kernel only" },
-	{ LEVELS, LEVELS, "neither user nor kernel" },
-	{ PERFCTR_F_EXCLUDE_HV, PERFCTR_F_EXCLUDE_HV, "no hypervisor" },
-	{ PERFCTR_F_EXCLUDE_GUEST, PERFCTR_F_EXCLUDE_GUEST, "no guest" },
-	{ PERFCTR_F_EXCLUDE_HOST, PERFCTR_F_EXCLUDE_HOST, "no host" },
-	{ PERFCTR_F_MULTIPLEX, PERFCTR_F_MULTIPLEX, "multiplexed" },
-	{ PERFCTR_F_TOPDOWN, PERFCTR_F_TOPDOWN, "topdown" },
-};
-#undef LEVELS
-
 /* "flags 0x16 (user only, no hypervisor, no guest)" */
 static void flags_line(FILE *f, uint32_t flags)
 {
-	const char *sep = " (";
-	size_t i;
+	char words[PERFCTR_FLAGS_WORDS_MAX];
 
-	fprintf(f, "flags 0x%x", flags);
-	for (i = 0; i < ARRAY_SIZE(flag_words); i++) {
-		if ((flags & flag_words[i].mask) != flag_words[i].value)
-			continue;
-		fprintf(f, "%s%s", sep, flag_words[i].words);
-		sep = ", ";
-	}
-	if (flags & ~PERFCTR_F_ALL)
-		fprintf(f, ", unknown 0x%x", flags & ~PERFCTR_F_ALL);
-	fputc(')', f);
+	perfctr_flags__words(flags, words, sizeof(words));
+	fprintf(f, "flags 0x%x (%s)", flags, words);
 }
 
 static void holder_lines(FILE *f, const struct perfctr_holder *h)

@@ -54,7 +54,23 @@ void pc_sysfs_pmu_names(const char *root, pc_name_fn *fn, void *ctx);
 int pc_pfm_resolve(struct perfctr_resolver *r, const char *base,
 		   unsigned int plm, struct perfctr_encoding *enc,
 		   char *err, size_t len);
-void pc_pfm_names(struct perfctr_resolver *r, pc_name_fn *fn, void *ctx);
+void pc_pfm_names(struct perfctr_resolver *r, int all, pc_name_fn *fn,
+		  void *ctx);
+/* How many PMUs of libpfm4's tables, present or not, have the event
+ * base ("[PMU::]EVENT[:ATTR...]", each ATTR a unit mask or modifier of
+ * the event); the first few's names, ", " between them, and how many
+ * more, in pmus. */
+int pc_pfm_known(struct perfctr_resolver *r, const char *base, char *pmus,
+		 size_t len);
+/* The libpfm4 PMUs present here, as pmus above ("none" for none). */
+void pc_pfm_present(struct perfctr_resolver *r, char *buf, size_t len);
+
+/* resolve.c: "unknown event" with the nearest names of this machine
+ * (more: not NULL, and of every PMU in libpfm4's tables and the nmore
+ * names of more).  Returns -ENOENT. */
+int pc_resolve_unknown(struct perfctr_resolver *r, const char *name,
+		       const struct perfctr_name *n, const char *const *more,
+		       size_t nmore, char *err, size_t len);
 
 /* pmu.c: one PMU's sysfs directory: terms "event=0xc0,umask=1" mapped
  * through its format files, aliases from its events files. */

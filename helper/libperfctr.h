@@ -67,6 +67,12 @@ int perfctr_request__format(const struct perfctr_request *req,
 /* Parses such a value (fields in the order written, escapes checked).
  * Returns 0 or -EINVAL. */
 int perfctr_request__parse(const char *s, struct perfctr_request *req);
+/* What the script wrote, for messages: a counter's id ("counter \"c\""),
+ * a sampling probe ("sampling probe on \"cycles\""), or the call that
+ * declared the counter ("cpu_cycles()", "perfctr_read_event(\"X\")":
+ * ids the translator made start with "__"). */
+void perfctr_request__describe(const struct perfctr_request *req, char *buf,
+			       size_t len);
 
 /* FNV-1a 64 over the formatted requests, in index order, each followed
  * by one NUL byte (as they sit in .modinfo): the table hash that module
@@ -82,6 +88,7 @@ struct perfctr_modtab {
 	unsigned int n_declared;	/* translator's count; indices < this */
 	char hash[17];
 	char priv[16];			/* stapdev, stapsys, stapusr */
+	unsigned int throttle;		/* -D PERFCTR_SAMPLE_THROTTLE */
 	unsigned int n;			/* requests present in the module */
 	struct perfctr_request *reqs;	/* n of them, sorted by idx */
 };
@@ -100,6 +107,12 @@ void perfctr_modtab__free(struct perfctr_modtab *tab);
 
 /* The flags (PERFCTR_F_*) are the assignment's: runtime/perfctr_flags.h. */
 #include "perfctr_flags.h"
+/* flags in words ("user only, no hypervisor, no guest"), as far as len
+ * allows: 0, or -ENOSPC when cut (flags.c). */
+int perfctr_flags__words(uint32_t flags, char *buf, size_t len);
+/* Longest words: every set of bits named, and an unknown remainder. */
+#define PERFCTR_FLAGS_WORDS_MAX	160
+
 /* What the module needs to create a counter (a perf_event_attr subset). */
 struct perfctr_encoding {
 	uint32_t type;
@@ -125,11 +138,13 @@ int perfctr_sample__payload(const struct perfctr_request *req,
 const char *perfctr_payload__fn(unsigned int bit);
 /* Can this machine sample as req asks (.sample(N) not below the smallest
  * period, .hz(F) not above the limit, .precise(L) on a PMU that has it)?
- * Returns 0, or -EINVAL with the reason, and the value allowed, in err. */
+ * Returns 0, or -EINVAL with the reason, and the value allowed, in err.
+ * With throttle, a period below the smallest is the kernel's to throttle
+ * (as perf record -c): 1, with that said in err. */
 int perfctr_sample__check(const struct perfctr_request *req,
 			  const struct perfctr_encoding *enc,
 			  const char *sysfs_root, const char *procfs_root,
-			  char *err, size_t len);
+			  int throttle, char *err, size_t len);
 
 
 /* The records' longest lengths, PERFCTR_ASSIGN_*_MAX, and the longest
@@ -226,6 +241,27 @@ int perfctr_resolver__resolve_request(struct perfctr_resolver *r,
 				      const struct perfctr_request *req,
 				      struct perfctr_encoding *enc,
 				      char *err, size_t errlen);
+
+/* What stap-perfctr asks of an event name before it builds a module
+ * (perfctr-run --check-events): is it a name some machine knows (perf's
+ * own syntax: a generic or raw name, "PMU/TERMS/"; an event of a PMU
+ * the kernel has here, or one that kernels name in sysfs elsewhere
+ * ("slots"); an event of any PMU in libpfm4's tables, present or not),
+ * and, with here, does this machine resolve it (as
+ * perfctr_resolver__resolve, at the name's own level)?  Returns 0;
+ * -ENOENT for a name no machine knows (err: the nearest names; with
+ * here, this machine's); -ENODEV for one this machine cannot count
+ * (err: why, as perfctr-run would refuse it); -EINVAL for a malformed
+ * name.  Where a refused name is as perf list prints its JSON events
+ * ("inst_retired.any"), err adds libpfm4's form ("INST_RETIRED:ANY")
+ * and the sysfs forms ("PMU/inst_retired/") that count here. */
+int perfctr_resolver__check(struct perfctr_resolver *r, const char *name,
+			    int here, char *err, size_t len);
+/* perfctr-run --check-events answers a line a name: PERFCTR_CHECK_OK,
+ * or the verdict, a tab and why. */
+#define PERFCTR_CHECK_OK	"ok"
+#define PERFCTR_CHECK_UNKNOWN	"unknown"	/* -ENOENT: no machine's */
+#define PERFCTR_CHECK_NOT_HERE	"not-here"	/* not this machine's */
 
 /* The perf_event_attr that opens enc as the module creates it: type,
  * config*, the exclude bits of flags, pinned unless MULTIPLEX; the rest

@@ -8,10 +8,10 @@ helper_libperfctr_a_SOURCES = \
 	runtime/perfctr_priv_rule.h \
 	helper/err.c helper/name.c helper/generic.c helper/raw.c \
 	helper/sysfs.c helper/pmu.c helper/pfm.c helper/suggest.c \
-	helper/resolve.c helper/kv.c helper/request.c helper/hash.c \
+	helper/resolve.c helper/known.c helper/kv.c helper/request.c helper/hash.c \
 	helper/modtab.c helper/assign.c helper/trial.c helper/cpus.c \
 	helper/priv.c helper/topdown.c helper/topology.c helper/units.c \
-	helper/watchdog.c helper/dump_print.c helper/sample.c \
+	helper/watchdog.c helper/dump_print.c helper/sample.c helper/flags.c \
 	helper/dump.h helper/dump.c helper/dump_sysfs.c helper/dump_pfm.c \
 	helper/dump_hw.c helper/dump_generic.c helper/dump_holders.c \
 	helper/dump_names.c helper/dump_text.c helper/dump_json.c

@@ -20,14 +20,16 @@
 #define TABLE_KEY "perfctr_table="
 #define REQ_KEY "perfctr_req="
 
-#define FIELD(kind, key, name, size) \
-	{ key, kind, offsetof(struct perfctr_modtab, name), size, 0, NULL }
+#define FIELD(kind, key, name, size, optional) \
+	{ key, kind, offsetof(struct perfctr_modtab, name), size, optional, \
+	  NULL }
 
 static const struct pc_kv_field table_fields[] = {
-	FIELD(PC_KV_UINT, "v", version, 0),
-	FIELD(PC_KV_UINT, "n", n_declared, 0),
-	FIELD(PC_KV_HASH, "hash", hash, 17),
-	FIELD(PC_KV_WORD, "priv", priv, 16),
+	FIELD(PC_KV_UINT, "v", version, 0, 0),
+	FIELD(PC_KV_UINT, "n", n_declared, 0, 0),
+	FIELD(PC_KV_HASH, "hash", hash, 17, 0),
+	FIELD(PC_KV_WORD, "priv", priv, 16, 0),
+	FIELD(PC_KV_UINT, PERFCTR_TABLE_THROTTLE_KEY, throttle, 0, 1),
 };
 
 static const char *const privileges[] = { "stapdev", "stapsys", "stapusr" };

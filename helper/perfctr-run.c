@@ -229,6 +229,38 @@ static int dump_counters(const char *arg)
 	return 1;
 }
 
+/*
+ * perfctr-run --check-events[=here] NAME...: stap-perfctr asks it before
+ * it builds a module (it links no libpfm4).  One line a name, in order:
+ * "ok", or "unknown" (no machine knows it) or "not-here" (this machine
+ * cannot count it; said only with =here), a tab and why.
+ */
+static int check_events(int here, int n, char **names)
+{
+	const char *root = getenv("PERFCTR_SYSFS_ROOT");
+	struct perfctr_resolver_opts opts = { .sz = sizeof(opts) };
+	struct perfctr_resolver *r;
+	char err[1024];
+	int i, ret;
+
+	opts.sysfs_root = root && *root ? root : "/sys";
+	if (perfctr_resolver__new(&opts, &r)) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		ret = perfctr_resolver__check(r, names[i], here, err,
+					      sizeof(err));
+		if (!ret)
+			printf(PERFCTR_CHECK_OK "\n");
+		else
+			printf("%s\t%s\n", ret == -ENOENT ? PERFCTR_CHECK_UNKNOWN :
+			       PERFCTR_CHECK_NOT_HERE, err);
+	}
+	perfctr_resolver__free(r);
+	return fflush(stdout) || ferror(stdout);
+}
+
 /* perfctr-run --help (-h) and --version: ours, then staprun's own
  * usage (-h) or version (-V), which are the rest of the answer. */
 static int introduce(const char *staprun, const char *arg)
@@ -247,6 +279,8 @@ static int introduce(const char *staprun, const char *arg)
 		       "  " PROG " [STAPRUN OPTIONS] MODULE.ko [NAME=VALUE ...]\n"
 		       "  " PROG " --dump-counters[=json|names]   the events "
 		       "this machine counts\n"
+		       "  " PROG " --check-events[=here] EVENT...   known "
+		       "anywhere (here)?\n"
 		       "STAP_PERFCTR_STAPRUN names another staprun.  See "
 		       "perfctr-run(8).\nstaprun's own options:\n",
 		       PERFCTR_VERSION, staprun);
@@ -272,6 +306,9 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strncmp(argv[1], "--dump-counters", 15) &&
 	    (argv[1][15] == '\0' || argv[1][15] == '='))
 		return dump_counters(argv[1] + 15);
+	if (argc >= 2 && !strncmp(argv[1], "--check-events", 14) &&
+	    (!argv[1][14] || !strcmp(argv[1] + 14, "=here")))
+		return check_events(argv[1][14] != '\0', argc - 2, argv + 2);
 	if (is_self(staprun)) {
 		fprintf(stderr, PROG ": %s is perfctr-run itself; point "
 			"STAP_PERFCTR_STAPRUN at the real staprun\n", staprun);

@@ -7,6 +7,8 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <strings.h>
+#include <stdio.h>
 #include <perfmon/pfmlib_perf_event.h>
 #include "internal.h"
 
@@ -32,30 +34,42 @@ static int is_perf_pmu(pfm_pmu_t pmu)
 	return pmu == PFM_PMU_PERF_EVENT || pmu == PFM_PMU_PERF_EVENT_RAW;
 }
 
+/* The present PMUs, perf's pseudo PMUs aside, ", " between them, in
+ * buf ("none" for none).  Returns 1 if one is named pmu (n bytes). */
+static int present_pmus(const char *pmu, size_t n, char *buf, size_t len)
+{
+	pfm_pmu_info_t info;
+	pfm_pmu_t p;
+	int found = 0;
+
+	buf[0] = '\0';
+	pfm_for_all_pmus(p) {
+		if (pmu_info(p, &info) != PFM_SUCCESS || !info.is_present)
+			continue;
+		if (strlen(info.name) == n && !strncmp(info.name, pmu, n))
+			found = 1;
+		if (!is_perf_pmu(p))
+			pc_err_append(buf, len, "%s%s", buf[0] ? ", " : "",
+				      info.name);
+	}
+	if (!buf[0])
+		snprintf(buf, len, "none");
+	return found;
+}
+
 /* "icl::X" on a machine whose libpfm4 PMU is another: say so rather
  * than "unknown event".  (libpfm4 tells nothing of PMUs not present.) */
 static int absent_pmu(const char *base, char *err, size_t len)
 {
 	const char *sep = strstr(base, "::");
 	size_t n = sep ? (size_t)(sep - base) : 0;
-	char present[256] = "";
-	pfm_pmu_info_t info;
-	pfm_pmu_t p;
+	char present[256];
 
-	if (!sep)
-		return -ENOENT;
-	pfm_for_all_pmus(p) {
-		if (pmu_info(p, &info) != PFM_SUCCESS || !info.is_present)
-			continue;
-		if (strlen(info.name) == n && !strncmp(info.name, base, n))
-			return -ENOENT;		/* ours: the event is unknown */
-		if (!is_perf_pmu(p))
-			pc_err_append(present, sizeof(present), "%s%s",
-			      present[0] ? ", " : "", info.name);
-	}
+	if (!sep || present_pmus(base, n, present, sizeof(present)))
+		return -ENOENT;		/* ours: the event is unknown */
 	return pc_err(err, len, -ENODEV,
 		      "libpfm4 PMU \"%.*s\" is not present on this machine (present: %s)",
-		      (int)n, base, present[0] ? present : "none");
+		      (int)n, base, present);
 }
 
 /* libpfm4 knows an uncore PMU (socket-wide: L3, memory, RAPL energy)
@@ -158,8 +172,10 @@ static void event_names(int idx, pc_name_fn *fn, void *ctx)
 	}
 }
 
-/* Events and event:umask names of the PMUs present. */
-void pc_pfm_names(struct perfctr_resolver *r, pc_name_fn *fn, void *ctx)
+/* Events and event:umask names of the PMUs present (all: of every PMU
+ * in libpfm4's tables). */
+void pc_pfm_names(struct perfctr_resolver *r, int all, pc_name_fn *fn,
+		  void *ctx)
 {
 	pfm_pmu_info_t info;
 	pfm_pmu_t p;
@@ -168,10 +184,96 @@ void pc_pfm_names(struct perfctr_resolver *r, pc_name_fn *fn, void *ctx)
 	if (!ready(r))
 		return;
 	pfm_for_all_pmus(p) {
-		if (pmu_info(p, &info) != PFM_SUCCESS || !info.is_present ||
-		    is_perf_pmu(p))
+		if (pmu_info(p, &info) != PFM_SUCCESS ||
+		    (!info.is_present && !all) || is_perf_pmu(p))
 			continue;
 		for (idx = info.first_event; idx != -1; idx = pfm_get_event_next(idx))
 			event_names(idx, fn, ctx);
 	}
+}
+
+/* The attribute (unit mask or modifier) named by the first len bytes of
+ * a, "=VALUE" aside, among event idx's? */
+static int has_attr(int idx, const pfm_event_info_t *ei, const char *a,
+		    size_t len)
+{
+	const char *eq = memchr(a, '=', len);
+	pfm_event_attr_info_t ai;
+	int i;
+
+	if (eq)
+		len = eq - a;
+	pfm_for_each_event_attr(i, ei) {
+		memset(&ai, 0, sizeof(ai));
+		ai.size = sizeof(ai);
+		if (pfm_get_event_attr_info(idx, i, PFM_OS_PERF_EVENT_EXT,
+					    &ai) == PFM_SUCCESS &&
+		    strlen(ai.name) == len && !strncasecmp(ai.name, a, len))
+			return 1;
+	}
+	return 0;
+}
+
+/* Does event idx read as name ("EVENT[:ATTR...]", ':' or '.' between,
+ * as libpfm4 parses them)? */
+static int event_is(int idx, const char *name)
+{
+	size_t n = strcspn(name, ":.");
+	pfm_event_info_t ei;
+	const char *a;
+
+	memset(&ei, 0, sizeof(ei));
+	ei.size = sizeof(ei);
+	if (pfm_get_event_info(idx, PFM_OS_PERF_EVENT_EXT, &ei) != PFM_SUCCESS ||
+	    strlen(ei.name) != n || strncasecmp(ei.name, name, n))
+		return 0;
+	for (a = name + n; *a; a += n) {
+		a++;
+		n = strcspn(a, ":.");
+		if (!has_attr(idx, &ei, a, n))
+			return 0;
+	}
+	return 1;
+}
+
+/* PMUs named in pc_pfm_known's list; the rest are counted. */
+#define KNOWN_NAMED 6
+
+int pc_pfm_known(struct perfctr_resolver *r, const char *base, char *pmus,
+		 size_t len)
+{
+	const char *sep = strstr(base, "::"), *name = sep ? sep + 2 : base;
+	size_t n = sep ? (size_t)(sep - base) : 0;
+	pfm_pmu_info_t info;
+	int idx, hits = 0;
+	pfm_pmu_t p;
+
+	pmus[0] = '\0';
+	if (!ready(r))
+		return 0;
+	pfm_for_all_pmus(p) {
+		if (pmu_info(p, &info) != PFM_SUCCESS || is_perf_pmu(p) ||
+		    (sep && (strlen(info.name) != n ||
+			     strncasecmp(info.name, base, n))))
+			continue;
+		for (idx = info.first_event; idx != -1;
+		     idx = pfm_get_event_next(idx))
+			if (event_is(idx, name)) {
+				if (hits++ < KNOWN_NAMED)
+					pc_err_append(pmus, len, "%s%s", hits > 1 ?
+						      ", " : "", info.name);
+				break;
+			}
+	}
+	if (hits > KNOWN_NAMED)
+		pc_err_append(pmus, len, " and %d more", hits - KNOWN_NAMED);
+	return hits;
+}
+
+void pc_pfm_present(struct perfctr_resolver *r, char *buf, size_t len)
+{
+	if (ready(r))
+		present_pmus("", 0, buf, len);
+	else
+		snprintf(buf, len, "none (libpfm4 is not usable)");
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * request.c - one counter request as a perfctr_req value, and the hash
- * of a module's whole table.
+ * request.c - one counter request as a perfctr_req value, the hash of a
+ * module's whole table, and a request as the script wrote it.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -57,4 +57,19 @@ int perfctr_table__hash(const struct perfctr_request *reqs, unsigned int n,
 	}
 	snprintf(hex, 17, "%016llx", (unsigned long long)h);
 	return 0;
+}
+
+void perfctr_request__describe(const struct perfctr_request *req, char *buf,
+			       size_t len)
+{
+	if (req->sample || req->hz)
+		snprintf(buf, len, "sampling probe on \"%s\"", req->event);
+	else if (!strncmp(req->id, "__event", 7))
+		snprintf(buf, len, "perfctr_read%s_event(\"%s\")",
+			 req->scope == PERFCTR_SCOPE_THREAD ? "_thread" : "",
+			 req->event);
+	else if (!strncmp(req->id, "__", 2))
+		snprintf(buf, len, "%s()", req->id + 2);
+	else
+		snprintf(buf, len, "counter \"%s\"", req->id);
 }

@@ -134,16 +134,20 @@ static uint32_t level_flags(const struct perfctr_name *n, unsigned int plm,
 	return f;
 }
 
-static int unknown(struct perfctr_resolver *r, const char *name,
-		   const struct perfctr_name *n, char *err, size_t len)
+int pc_resolve_unknown(struct perfctr_resolver *r, const char *name,
+		       const struct perfctr_name *n, const char *const *more,
+		       size_t nmore, char *err, size_t len)
 {
 	struct pc_suggest s;
+	size_t i;
 
 	pc_err(err, len, -ENOENT, "unknown event \"%s\"", name);
 	pc_suggest_init(&s, n->base);
 	pc_generic_names(pc_suggest_add, &s);
 	pc_sysfs_names(r->sysfs_root, pc_suggest_add, &s);
-	pc_pfm_names(r, pc_suggest_add, &s);
+	pc_pfm_names(r, more != NULL, pc_suggest_add, &s);
+	for (i = 0; i < nmore; i++)
+		pc_suggest_add(more[i], &s);
 	/* Offer the names with the user's own modifiers. */
 	pc_suggest_append(&s, name + strlen(n->base), err, len);
 	return -ENOENT;
@@ -220,7 +224,7 @@ static int resolve(struct perfctr_resolver *r, const char *name,
 			break;
 	}
 	if (ret == -ENOENT)
-		return unknown(r, name, &n, err, len);
+		return pc_resolve_unknown(r, name, &n, NULL, 0, err, len);
 	if (ret)
 		return ret;
 	level = level_flags(&n, plm, w->precise);

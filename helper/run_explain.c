@@ -11,22 +11,6 @@
 #include "run.h"
 #include "perfctr_payload.h"
 
-/* What the script wrote: a counter's id, a sampling probe, or the call
- * that declared the counter (ids the translator made start with "__"). */
-static void who(const struct perfctr_request *req, char *buf, size_t len)
-{
-	if (req->sample || req->hz)
-		snprintf(buf, len, "sampling probe on \"%s\"", req->event);
-	else if (!strncmp(req->id, "__event", 7))
-		snprintf(buf, len, "perfctr_read%s_event(\"%s\")",
-			 req->scope == PERFCTR_SCOPE_THREAD ? "_thread" : "",
-			 req->event);
-	else if (!strncmp(req->id, "__", 2))
-		snprintf(buf, len, "%s()", req->id + 2);
-	else
-		snprintf(buf, len, "counter \"%s\"", req->id);
-}
-
 /* One line per problem, in table order, naming where the script
  * declared the counter. */
 void plan__report(const struct plan *p)
@@ -39,7 +23,7 @@ void plan__report(const struct plan *p)
 		req = &p->tab->reqs[i];
 		if (!p->req[i].why[0])
 			continue;
-		who(req, what, sizeof(what));
+		perfctr_request__describe(req, what, sizeof(what));
 		if (req->src[0])
 			fprintf(p->out, PROG ": %s: %s: %s\n", req->src, what,
 				p->req[i].why);

@@ -85,11 +85,13 @@ void plan__resolve(struct plan *p, struct perfctr_resolver *r,
 	struct plan_req *pr;
 	char err[1024], why[512];
 	unsigned int i;
+	int rc;
 
 	for (i = 0; i < p->tab->n; i++) {
 		req = &p->tab->reqs[i];
 		pr = &p->req[i];
 		pr->ok = 1;
+		rc = 0;
 		if (perfctr_resolver__resolve_request(r, req, &pr->enc, err,
 						      sizeof(err)))
 			plan__fail(p, i, err);
@@ -100,10 +102,13 @@ void plan__resolve(struct plan *p, struct perfctr_resolver *r,
 			plan__fail(p, i, err);
 		}
 		else if ((req->sample || req->hz) &&
-			 perfctr_sample__check(req, &pr->enc, sysfs_root,
-					       proc && *proc ? proc : "/proc",
-					       err, sizeof(err)))
+			 (rc = perfctr_sample__check(req, &pr->enc, sysfs_root,
+						     proc && *proc ? proc :
+						     "/proc", p->tab->throttle,
+						     err, sizeof(err))) < 0)
 			plan__fail(p, i, err);
+		else if (req->sample && rc > 0)	/* the kernel throttles */
+			fprintf(p->out, PROG ": %s: %s\n", req->src, err);
 		else if (req->mux)
 			pr->enc.flags |= PERFCTR_F_MULTIPLEX;
 	}

@@ -75,11 +75,14 @@ int plan__place_groups(struct plan *p)
 static void show(FILE *out, const struct perfctr_request *req,
 		 const struct perfctr_encoding *e)
 {
+	char words[PERFCTR_FLAGS_WORDS_MAX];
+
+	perfctr_flags__words(e->flags, words, sizeof(words));
 	fprintf(out, PROG ": counter \"%s\": event \"%s\" is type %u "
-		"config %#llx config1 %#llx config2 %#llx flags %#x\n",
+		"config %#llx config1 %#llx config2 %#llx flags %#x (%s)\n",
 		req->id, req->event, e->type, (unsigned long long)e->config,
 		(unsigned long long)e->config1, (unsigned long long)e->config2,
-		e->flags);
+		e->flags, words);
 }
 
 /* Room for the assignment, the bound the module's buffer has for its

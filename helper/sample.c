@@ -102,12 +102,38 @@ static int check_precise(const struct perfctr_request *req,
 	return 0;
 }
 
+/* .sample(N) below the smallest period: refused, with the way to have
+ * perf record -c's behaviour; or (throttle) let through, and said. */
+static int check_period(const struct perfctr_request *req,
+			unsigned long long min, unsigned long long rate,
+			const char *procfs_root, int throttle, char *err,
+			size_t len)
+{
+	if (throttle) {
+		snprintf(err, len, "sampling \"%s\" every %u is below the "
+			 "smallest period, %llu, for at most %llu samples a "
+			 "second (%s/%s): the kernel throttles it "
+			 "(-D PERFCTR_SAMPLE_THROTTLE), and the end-of-run "
+			 "report counts the overflows not run", req->event,
+			 req->sample, min, rate, procfs_root, MAX_RATE_FILE);
+		return 1;
+	}
+	snprintf(err, len, ".sample(%u) is too small for this machine: the "
+		 "smallest period for \"%s\" is .sample(%llu) (at most %llu "
+		 "samples a second: %s/%s); stap -D PERFCTR_SAMPLE_THROTTLE "
+		 "lets the kernel throttle it instead, as perf record -c does",
+		 req->sample, req->event, min, rate, procfs_root,
+		 MAX_RATE_FILE);
+	return -EINVAL;
+}
+
 int perfctr_sample__check(const struct perfctr_request *req,
 			  const struct perfctr_encoding *enc,
 			  const char *sysfs_root, const char *procfs_root,
-			  char *err, size_t len)
+			  int throttle, char *err, size_t len)
 {
 	unsigned long long rate = max_rate(procfs_root), min;
+	int below = 0;
 
 	if (req->hz && req->hz > rate) {
 		snprintf(err, len, ".hz(%u) is above what this machine allows: "
@@ -117,16 +143,17 @@ int perfctr_sample__check(const struct perfctr_request *req,
 	}
 	min = perfctr_sample__min_period(enc, procfs_root);
 	if (req->sample && req->sample < min) {
-		snprintf(err, len, ".sample(%u) is too small for this machine: "
-			 "the smallest period for \"%s\" is .sample(%llu) (at "
-			 "most %llu samples a second: %s/%s)", req->sample,
-			 req->event, min, rate, procfs_root, MAX_RATE_FILE);
-		return -EINVAL;
+		below = check_period(req, min, rate, procfs_root, throttle,
+				     err, len);
+		if (below < 0)
+			return below;
 	}
 	if (req->precise && check_precise(req, enc, sysfs_root, err, len))
 		return -EINVAL;
-	return req->payload ? perfctr_sample__payload(req, enc, sysfs_root,
-						      err, len) : 0;
+	if (req->payload &&
+	    perfctr_sample__payload(req, enc, sysfs_root, err, len))
+		return -EINVAL;
+	return below;
 }
 
 /* The functions that read each payload, for messages. */

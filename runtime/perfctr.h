@@ -84,6 +84,14 @@ struct perfctr_group_desc {
 #define PERFCTR_SOCKETS	8
 #endif
 
+/* What the table's .modinfo entry says of stap -D PERFCTR_SAMPLE_THROTTLE
+ * (perfctr_iface.h). */
+#ifdef PERFCTR_SAMPLE_THROTTLE
+#define PERFCTR_TABLE_THROTTLE	";" PERFCTR_TABLE_THROTTLE_KEY "=1"
+#else
+#define PERFCTR_TABLE_THROTTLE	""
+#endif
+
 /* A .cpus counter's message for a read on a CPU it does not count on. */
 #define PERFCTR_CPUS_WHY	160
 

@@ -215,6 +215,15 @@ static inline int perfctr_scope__core_encoded(unsigned int scope,
 #define PERFCTR_REQ_FMT_MAX						\
 	(0 PERFCTR_REQUEST_FIELDS(PERFCTR_REQUEST_FMT_LEN))
 
+/*
+ * The table's .modinfo entry (perfctr_table=v=1;n=N;hash=H;priv=P) may
+ * end with this key: the script was built with stap -D
+ * PERFCTR_SAMPLE_THROTTLE, and perfctr-run lets a .sample(N) below the
+ * machine's smallest period through for the kernel to throttle, as perf
+ * record -c does, instead of refusing it (helper/sample.c).
+ */
+#define PERFCTR_TABLE_THROTTLE_KEY	"throttle"
+
 /* One counter request as the helper reads it from .modinfo. */
 struct perfctr_request {
 	PERFCTR_REQUEST_FIELDS(PERFCTR_REQUEST_MEMBER)

@@ -45,6 +45,7 @@ guest_prog_files = \
 	testsuite/guest/progs/pingpong.c \
 	testsuite/guest/progs/spin.c \
 	testsuite/guest/progs/insn_loop.c \
+	testsuite/guest/progs/percall.c \
 	testsuite/guest/progs/migrate.c \
 	testsuite/guest/progs/core_ticks.c \
 	testsuite/guest/progs/threads.c \

@@ -75,6 +75,7 @@ static int check_event_call(struct model *m, struct counter_read *r,
 	c->scope_given = 1;	/* the function's, with a target or not */
 	counter__locate(c, r->src, &r->where);
 	c->id_tok = r->where;
+	c->event_tok = r->where;
 	c->event_fn = r->event_fn;
 	c->used = 1;
 	r->counter = c->idx + 1;
@@ -319,7 +320,7 @@ static void stap_probes(unsigned int mask, char *buf, size_t len)
 		const char *name;
 	} names[] = {
 		{ PROBE_BEGIN, "begin" }, { PROBE_END, "end" },
-		{ PROBE_ERROR, "error" },
+		{ PROBE_ERROR, "error" }, { PROBE_TIMER, "timer" },
 	};
 	size_t i, n = 0;
 
@@ -786,6 +787,67 @@ static const char *target_hint(const struct model *m,
 	       "; add .process to count only the target";
 }
 
+/* The probes c is read in, together; PROBE_OTHER for a read in a
+ * function, which may be called from anywhere. */
+static unsigned int read_probes(const struct model *m, size_t idx)
+{
+	unsigned int probes = 0;
+	size_t i;
+
+	for (i = 0; i < m->nreads; i++)
+		if (m->reads[i].counter == idx + 1)
+			probes |= m->reads[i].probes ? m->reads[i].probes :
+				  PROBE_OTHER;
+	return probes;
+}
+
+/*
+ * The most common surprise: stap -c CMD, a counter with no scope, read in
+ * end, counts every task on the CPU, not CMD.  When the script looks as
+ * if it wants the target's count (it reads the counter only in begin, end
+ * and error, which run in stap's own thread, or also in timers while it
+ * filters on target()), one warning at the first such counter, with the
+ * fix.  A scope or CPU list written out (.cpu, .cpus) says per CPU is
+ * meant; a read in any other probe may be a delta within the target.
+ */
+static void check_target_wanted(const struct model *m, struct diag *d)
+{
+	const unsigned int stap_own = PROBE_BEGIN | PROBE_END | PROBE_ERROR;
+	char what[PERFCTR_NAME_MAX + 32], probes[32];
+	unsigned int in, outside;
+	size_t i;
+
+	outside = stap_own | (m->calls_target ? PROBE_TIMER : 0);
+	for (i = 0; m->has_target && i < m->ncounters; i++) {
+		const struct counter *c = &m->counters[i];
+
+		if (!counter__readable(c) || !*target_hint(m, c) || c->cpus[0])
+			continue;
+		in = read_probes(m, i);
+		if (!(in & (PROBE_END | PROBE_TIMER)) || (in & ~outside))
+			continue;
+		if (c->event_fn)
+			snprintf(what, sizeof(what), "%s()",
+				 event_fns[c->event_fn - 1].name);
+		else
+			snprintf(what, sizeof(what), "counter \"%s\"", c->id);
+		stap_probes(in, probes, sizeof(probes));
+		diag__report(d, DIAG_WARNING, c->source,
+			     c->event_fn ? &c->where : &c->id_tok, "%s counts "
+			     "every task on each CPU, not only the target of "
+			     "stap -c/-x, and the script reads it only in %s "
+			     "probes%s: %s%s%s", what, probes,
+			     in & PROBE_TIMER ? " while it filters on target()" :
+			     "", c->event_fn ? "a .process clause read with "
+			     "perfctr_total(ID) counts the target's tasks "
+			     "together" : "declare it .process and read "
+			     "perfctr_total(\"", c->event_fn ? "" : c->id,
+			     c->event_fn ? "" : "\"), the target's tasks "
+			     "together, or write .cpu to say per CPU is meant");
+		return;
+	}
+}
+
 /* stap -v: the scope each counter got, and how to narrow it. */
 void check__describe(const struct model *m, struct diag *d)
 {
@@ -845,6 +907,8 @@ int check__run(struct model *m, struct diag *d)
 	errors += check_groups(m, d, errors);
 	errors += check_topdown_dynamic(m, d);
 	m->thread_switch_reads = thread_switch_reads(m);
+	if (!errors)
+		check_target_wanted(m, d);
 	for (i = 0; i < m->ncounters; i++) {
 		struct counter *c = &m->counters[i];
 

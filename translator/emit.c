@@ -27,18 +27,6 @@ static void c_string(struct strbuf *sb, const char *s)
 	strbuf__add(sb, "\"", 1);
 }
 
-/* The request a counter makes: its interface fields (perfctr_iface.h). */
-#define COPY_UINT(name)		r->name = c->name;
-#define COPY_LETTERS(name)	r->name = c->name;
-#define COPY_WORD(name)		memcpy(r->name, c->name, sizeof(r->name));
-#define COPY_STR(name)		memcpy(r->name, c->name, sizeof(r->name));
-#define COPY_FIELD(kind, name, arg, opt)	COPY_##kind(name)
-
-static void request_of(const struct counter *c, struct perfctr_request *r)
-{
-	PERFCTR_REQUEST_FIELDS(COPY_FIELD)
-}
-
 /* The same fields as the module's initializer (struct
  * perfctr_request_desc): ".NAME = VALUE, " each. */
 #define INIT_UINT(name)		strbuf__printf(sb, "." #name " = %u, ", c->name);
@@ -67,7 +55,7 @@ static int table_hash(const struct model *m, char hex[17])
 		abort();
 	for (i = 0; i < m->ncounters; i++)
 		if (m->counters[i].used)
-			request_of(&m->counters[i], &reqs[n++]);
+			counter__request(&m->counters[i], &reqs[n++]);
 	perfctr_table__hash(reqs, n, hex);
 	free(reqs);
 	return 0;
@@ -109,6 +97,9 @@ static void emit_presence(struct strbuf *sb, const struct model *m)
 		if (!c->used || !c->ncond)
 			continue;
 		open_conditions(sb, c);
+		if (c->missing_arg)	/* stap: "argument out of range" */
+			strbuf__printf(sb, "%%( @%u == \"\" %%? %%) ",
+				       c->missing_arg);
 		strbuf__printf(sb, "%%{ #define PERFCTR_PRESENT_%u 1 %%}",
 			       c->idx);
 		close_conditions(sb, c);
@@ -141,7 +132,7 @@ static int emit_requests_text(struct strbuf *sb, const struct model *m)
 
 		if (!c->used)
 			continue;
-		request_of(c, &r);
+		counter__request(c, &r);
 		if (perfctr_request__format(&r, rec, sizeof(rec) - 1) < 0)
 			return -ENOSPC;
 		strcat(rec, "\n");
@@ -238,7 +229,7 @@ static int emit_table(struct strbuf *sb, const struct model *m)
 
 		if (!c->used)
 			continue;
-		request_of(c, &r);
+		counter__request(c, &r);
 		if (perfctr_request__format(&r, rec, sizeof(rec)) < 0)
 			return -ENOSPC;
 		if_present(sb, c);
@@ -474,7 +465,8 @@ static int emit_c(struct strbuf *sb, const struct model *m,
 	emit_sites(sb, m);
 	emit_sample_handlers(sb, m);
 	strbuf__printf(sb, "MODULE_INFO(perfctr_table, \"v=1;n=%zu;hash=%s;"
-		       "priv=%s\");\n", m->ncounters, hash, o->privilege);
+		       "priv=%s\" PERFCTR_TABLE_THROTTLE);\n", m->ncounters,
+		       hash, o->privilege);
 	strbuf__add(sb, o->runtime->body.buf, o->runtime->body.len);
 	strbuf__printf(sb, "%%}\n\n");
 	return 0;

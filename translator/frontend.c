@@ -21,6 +21,7 @@
 #include "diag.h"
 #include "embed.h"
 #include "emit.h"
+#include "events.h"
 #include "kconf.h"
 #include "listing.h"
 #include "model.h"
@@ -457,6 +458,9 @@ static int analyse(struct frontend *fe)
 	if (!errors && model__active(&fe->model)) {
 		pass = 2;
 		errors = check__run(&fe->model, &fe->diag);
+		if (!errors)
+			errors = events__check(&fe->model, &fe->cl,
+					       fe->paths.helper, &fe->diag);
 	}
 	if (!errors && fe->cl.verbose)
 		check__describe(&fe->model, &fe->diag);
@@ -527,6 +531,10 @@ static void counter_env(struct frontend *fe)
 	if (fe->cl.suppress_warnings)
 		die("%s", "--counter-report and --counter-status read the "
 		    "module's warnings, which carry the report: not with -w");
+	if (fe->cl.remote)
+		die("%s", "--counter-report and --counter-status are for a "
+		    "module run here: a --remote host's perfctr-run does not "
+		    "get them");
 	setenv(PERFCTR_ENV_REPORT, fe->cl.counter_report ?
 	       fe->cl.counter_report : "/dev/null", 1);
 	unsetenv(PERFCTR_ENV_STATUS);	/* perfctr-run's own is not ours */

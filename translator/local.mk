@@ -10,6 +10,7 @@ translator_libtranslator_a_SOURCES = \
 	translator/parser.c translator/parser.h translator/parser_state.h \
 	translator/point.c \
 	translator/check.c translator/check.h \
+	translator/events.c translator/events.h \
 	translator/rewrite.c translator/rewrite.h \
 	translator/strbuf.c translator/strbuf.h \
 	translator/embed.c translator/embed.h \

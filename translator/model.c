@@ -213,6 +213,18 @@ struct probe_stmt *model__add_stmt(struct model *m)
 	return &m->stmts[m->nstmts - 1];
 }
 
+/* The request a counter makes: its interface fields (perfctr_iface.h). */
+#define COPY_UINT(name)		r->name = c->name;
+#define COPY_LETTERS(name)	r->name = c->name;
+#define COPY_WORD(name)		memcpy(r->name, c->name, sizeof(r->name));
+#define COPY_STR(name)		memcpy(r->name, c->name, sizeof(r->name));
+#define COPY_FIELD(kind, name, arg, opt)	COPY_##kind(name)
+
+void counter__request(const struct counter *c, struct perfctr_request *r)
+{
+	PERFCTR_REQUEST_FIELDS(COPY_FIELD)
+}
+
 void counter__locate(struct counter *c, const struct source *s,
 		     const struct token *where)
 {

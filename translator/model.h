@@ -35,8 +35,14 @@ struct counter {
 	const struct source *source;	/* the file of its clause */
 	struct token where;		/* the "probe" keyword */
 	struct token id_tok;
+	struct token event_tok;		/* its event's name (a call's, for an
+					 * event function) */
 	int ncond;
 	struct cond_frame cond[MODEL_COND_DEPTH];
+	unsigned int missing_arg;	/* N: its clause, under a condition,
+					 * names a script argument @N that
+					 * was not given (stap says so where
+					 * the condition holds: emit.c) */
 	unsigned int event_fn;		/* 1 + index in event_fns: a call of
 					 * it declared the counter */
 	struct token group_tok;
@@ -213,6 +219,7 @@ struct model {
 	char *const *args;
 	int nargs;
 	int has_target;			/* stap -c CMD or -x PID */
+	int calls_target;		/* the script calls target() */
 	int stapusr;			/* --privilege=stapusr */
 };
 
@@ -239,6 +246,8 @@ void model__free(struct model *m);
 struct counter *model__add_counter(struct model *m);
 struct counter_read *model__add_read(struct model *m);
 struct counter *model__find(const struct model *m, const char *id);
+/* The request counter c makes (its interface fields). */
+void counter__request(const struct counter *c, struct perfctr_request *r);
 /* Places counter c at token where of source s: its source, where, and
  * the request's src ("file:line:col"). */
 void counter__locate(struct counter *c, const struct source *s,

@@ -20,7 +20,7 @@
 enum {
 	OPT_RUNTIME = 256, OPT_BPF, OPT_DYNINST, OPT_PRIVILEGE,
 	OPT_UNPRIVILEGED, OPT_DUMP, OPT_OTHER, OPT_DUMP_COUNTERS,
-	OPT_DUMP_FUNCTIONS, OPT_HELP, OPT_VERSION, OPT_SERVER,
+	OPT_DUMP_FUNCTIONS, OPT_HELP, OPT_VERSION, OPT_SERVER, OPT_REMOTE,
 	OPT_COUNTER_REPORT, OPT_COUNTER_STATUS,
 };
 
@@ -43,7 +43,7 @@ static const struct option long_options[] = {
 	{ "use-http-server",         required_argument, NULL, OPT_SERVER },
 	{ "all-modules",             no_argument,       NULL, OPT_OTHER },
 	{ "sign-module",             optional_argument, NULL, OPT_OTHER },
-	{ "remote",                  required_argument, NULL, OPT_OTHER },
+	{ "remote",                  required_argument, NULL, OPT_REMOTE },
 	{ "remote-prefix",           no_argument,       NULL, OPT_OTHER },
 	{ "check-version",           no_argument,       NULL, OPT_OTHER },
 	{ "version",                 no_argument,       NULL, OPT_VERSION },
@@ -181,6 +181,9 @@ static void take_option(struct cmdline *cl, int opt)
 		break;
 	case OPT_SERVER:
 		cl->use_server = 1;
+		break;
+	case OPT_REMOTE:
+		cl->remote = 1;
 		break;
 	case OPT_RUNTIME:
 		cl->runtime = arg;

@@ -45,6 +45,7 @@ struct cmdline {
 	const char *arch;	/* -a ARCH, the last one */
 	char *kbuild_args[OPTIONS_MAX_B];	/* -B NAME=VALUE, in order */
 	int n_kbuild;
+	int remote;		/* --remote: the module runs on another host */
 	int use_server;		/* --use-server, --use-http-server: a
 				 * compile server builds the module */
 	const char *runtime;	/* --runtime=, --bpf, --dyninst; NULL = kernel */

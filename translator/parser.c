@@ -615,6 +615,10 @@ static void scan_token(struct parser *ps)
 {
 	enum tok_kind k = ps->t.kind;
 
+	if (k == TK_IDENT && ps->depth > 0 && is(ps, TK_IDENT, "target") &&
+	    token__is(ps->src, peek(ps), TK_OPERATOR, "(") &&
+	    ps->src->origin != SRC_TAPSET)
+		ps->m->calls_target = 1;	/* and maybe a call: below */
 	if (k == TK_IDENT && ps->depth == 0 && is(ps, TK_IDENT, "probe")) {
 		probe_statement(ps);
 		return;		/* already on the next token */

@@ -18,6 +18,11 @@
  * Errors go to d; returns the number of errors found in this source. */
 int parser__run(struct source *src, struct model *m, struct diag *d);
 
+/* The components a perfctr probe point may have after "perfctr", in
+ * the order they must come (point.c's table): up to max of them in
+ * names.  Returns how many there are. */
+size_t point__component_names(const char **names, size_t max);
+
 /* Cheap pre-test: does the text mention perfctr at all? */
 int parser__mentions_perfctr(const char *text);
 

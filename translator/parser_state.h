@@ -29,6 +29,8 @@ struct parser {
 	struct model *m;
 	struct diag *d;
 	int errors;
+	unsigned int missing_arg;	/* the clause being parsed names @N,
+					 * not given, under a condition */
 	int depth;		/* braces */
 	int nframes;
 	struct frame frames[MODEL_COND_DEPTH * 2];

@@ -102,21 +102,29 @@ static void list_components(char *buf, size_t len, enum comp_rank rank,
 				      components[i].name);
 }
 
+size_t point__component_names(const char **names, size_t max)
+{
+	size_t i;
+
+	for (i = 0; i < NCOMPONENTS && i < max; i++)
+		names[i] = components[i].name;
+	return NCOMPONENTS;
+}
+
 /* "; did you mean 'counter'?" for a misspelt component, from all of
  * them: a name out of place gets its own error once it is spelt right. */
 static void near_component(const struct parser *ps, char *buf, size_t len)
 {
 	const char *names[NCOMPONENTS], *near[2];
 	char word[32];		/* longer is no typo of a component */
-	size_t i, n;
+	size_t n;
 
 	buf[0] = '\0';
 	if (ps->t.kind != TK_IDENT || ps->t.len >= sizeof(word))
 		return;
 	memcpy(word, ps->src->text + ps->t.off, ps->t.len);
 	word[ps->t.len] = '\0';
-	for (i = 0; i < NCOMPONENTS; i++)
-		names[i] = components[i].name;
+	point__component_names(names, NCOMPONENTS);
 	n = perfctr_suggest(word, names, NCOMPONENTS, near, 2);
 	if (n == 1)
 		snprintf(buf, len, "; did you mean '%s'?", near[0]);
@@ -140,7 +148,21 @@ static void unknown_component(struct parser *ps, enum comp_rank rank,
 			    "nothing may follow '.%s'%s", prev, near);
 }
 
-/* A string literal, or @N: the Nth script argument as a string. */
+/* Is the parser inside a %( COND %? ... %) that stap evaluates? */
+static int in_condition(const struct parser *ps)
+{
+	int i;
+
+	for (i = 0; i < ps->nframes; i++)
+		if (ps->frames[i].kind == FRAME_COND)
+			return 1;
+	return 0;
+}
+
+/* A string literal, or @N: the Nth script argument as a string.  An @N
+ * not given under a condition stands for itself ("@3"), remembered: the
+ * condition may be the script's own test of $#, and stap says what is
+ * missing where it holds (emit.c). */
 static int string_arg(struct parser *ps, char *buf, size_t len)
 {
 	const char *text = ps->src->text + ps->t.off;
@@ -160,6 +182,11 @@ static int string_arg(struct parser *ps, char *buf, size_t len)
 	if (ps->t.kind == TK_ARG && text[0] == '@' && text[1] != '#') {
 		int n = atoi(text + 1);
 
+		if (n >= 1 && n > ps->m->nargs && in_condition(ps)) {
+			ps->missing_arg = n;
+			snprintf(buf, len, "@%d", n);
+			return 0;
+		}
 		if (n < 1 || n > ps->m->nargs) {
 			parse_error(ps, "script argument @%d not given", n);
 			return -1;
@@ -187,6 +214,9 @@ static int number_arg(struct parser *ps, unsigned int *v, unsigned int min,
 			parse_error(ps, "expected a number from %u to %u, or @N",
 				    min, max);
 		return -1;
+	} else if (buf[0] == '@') {	/* not given, under a condition */
+		*v = min;
+		return 0;
 	}
 	errno = 0;
 	x = strtoull(buf, &end, 0);
@@ -290,6 +320,7 @@ static int check_event(struct parser *ps, struct counter *c,
 		return -1;
 	}
 	c->gh = name.gh;
+	c->event_tok = *event_tok;
 	return 0;
 }
 
@@ -465,6 +496,7 @@ int point__parse(struct parser *ps, struct counter *c)
 	struct token event_tok = ps->t;
 	char names[LIST_LEN];
 
+	ps->missing_arg = 0;
 	next(ps);
 	while (is_op(ps, ".")) {
 		const struct component *comp;
@@ -504,6 +536,11 @@ int point__parse(struct parser *ps, struct counter *c)
 		parse_error(ps, "perfctr probe points cannot be optional");
 		return -1;
 	}
-	return check_event(ps, c, &event_tok);
+	c->missing_arg = ps->missing_arg;
+	if (!c->missing_arg)
+		return check_event(ps, c, &event_tok);
+	if (!c->plm)		/* a request that is never made: valid */
+		c->plm = PERFCTR_PLM_ALL;
+	return 0;
 }
 

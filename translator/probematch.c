@@ -21,17 +21,23 @@
 #include <string.h>
 
 #include "check.h"
+#include "parser.h"
 #include "probematch.h"
 
 #define POINT_MAX 1024
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Every component name a perfctr point has (for "similar: ..."). */
-static const char *const comp_names[] = {
-	"perfctr", "event", "user", "kernel", "cpu", "thread", "process",
-	"cgroup", "socket", "cpus", "group", "multiplex", "counter", "sample",
-	"hz", "precise",
-};
+/* Every component name a perfctr point has: "perfctr", then the
+ * parser's (for "similar: ..."); returns how many. */
+#define COMPS_MAX 32
+static size_t comp_names(const char **names)
+{
+	size_t n;
+
+	names[0] = "perfctr";
+	n = point__component_names(names + 1, COMPS_MAX - 1);
+	return 1 + (n < COMPS_MAX - 1 ? n : COMPS_MAX - 1);
+}
 
 /* The levels a point may name, none first. */
 static const char *const plm_forms[] = { NULL, "user", "kernel" };
@@ -427,16 +433,17 @@ int probematch__event(const struct pm_pattern *p, const char *event,
 
 const char *probematch__unknown_component(const struct pm_pattern *p)
 {
-	size_t j;
+	const char *names[COMPS_MAX];
+	size_t j, n = comp_names(names);
 	int i;
 
 	for (i = 0; i < p->n; i++) {
 		if (is_glob(p->c[i].name))
 			continue;
-		for (j = 0; j < ARRAY_SIZE(comp_names); j++)
-			if (!strcmp(p->c[i].name, comp_names[j]))
+		for (j = 0; j < n; j++)
+			if (!strcmp(p->c[i].name, names[j]))
 				break;
-		if (j == ARRAY_SIZE(comp_names))
+		if (j == n)
 			return p->c[i].name;
 	}
 	return NULL;
@@ -563,9 +570,9 @@ int probematch__why(const struct pm_pattern *p, const char *event,
 
 void probematch__similar(const char *name, char *buf, size_t len)
 {
-	const char *near[3];
-	size_t n = perfctr_suggest(name, comp_names, ARRAY_SIZE(comp_names),
-				   near, ARRAY_SIZE(near)), i, used = 0;
+	const char *names[COMPS_MAX], *near[3];
+	size_t n = perfctr_suggest(name, names, comp_names(names), near,
+				   ARRAY_SIZE(near)), i, used = 0;
 
 	buf[0] = '\0';
 	for (i = 0; i < n && used < len; i++)

@@ -122,6 +122,30 @@ st_parse() {
 	ST_ARGS=("${pos[@]}")
 }
 
+# st_kallsyms: the command prefix that shows stap the guest kernel's
+# symbols as /proc/kallsyms.  For a kernel without debuginfo stap takes
+# the kernel's symbol table (-d kernel; symname(), backtraces) from this
+# machine's /proc/kallsyms whatever -r says, so a module built here would
+# name the guest's addresses by the host kernel's functions.  The guest's
+# own (guest-kernel: RELEASE.map, its text symbols from a nokaslr boot, as
+# every boot is) is bind-mounted over it in a mount namespace of the
+# build's own, with a module's line after the kernel's symbols, as the
+# real file has: stap ends the kernel's table at its last symbol before
+# one, and without one takes its end as 0 (a size that wraps: no address
+# is found).  Nothing (a build as before) where the map is missing or
+# unshare cannot make the namespace (not root).
+st_kallsyms() {
+	local map=$ARCH_DIR/kallsyms/$ARCH_RELEASE.map view
+	view=$map.kallsyms
+	[ -s "$map" ] && unshare -m true 2>/dev/null || return 0
+	if [ ! -s "$view" ] || [ "$map" -nt "$view" ]; then
+		{ cat "$map" && printf 'ffffffffffffffff t guest_end\t[guest]\n'; } \
+			>"$view.tmp" && mv "$view.tmp" "$view" || return 0
+	fi
+	printf '%s\0' unshare -m sh -c \
+		'mount --bind "$0" /proc/kallsyms && exec "$@"' "$view"
+}
+
 # st_build KBUILD: build the module that ST_* describe (st_parse) and
 # print its path.  stap's stderr passes through.  No -m here: -m turns
 # stap's module cache off; the module keeps stap's name (stap_HASH_N),
@@ -132,7 +156,8 @@ st_build() {
 	guest_runtime_opts
 	[ -n "$ST_SCRIPT" ] && pos+=("$ST_SCRIPT")
 	pos+=("${ST_ARGS[@]}")
-	cmd=("$stap" -p4 -r "$kbuild" "${GUEST_RUNTIME_OPTS[@]}"
+	mapfile -d '' cmd < <(st_kallsyms)
+	cmd+=("$stap" -p4 -r "$kbuild" "${GUEST_RUNTIME_OPTS[@]}"
 		"${ARCH_STAP_OPTS[@]}" "${ST_BUILD[@]}")
 	# `--` only where a positional word could pass for an option
 	[[ " ${pos[*]} " == *" -"* ]] && cmd+=(--)

@@ -47,6 +47,7 @@ static void good(void)
 	is_str(tab.hash, "0123456789abcdef", "hash");
 	is_str(tab.priv, "stapusr", "privilege");
 	is_int(tab.n, 2, "two requests present (one conditioned out)");
+	is_int(tab.throttle, 0, "no throttle key: the kernel throttles nothing");
 	if (tab.n == 2) {
 		is_int(tab.reqs[0].idx, 0, "sorted by index");
 		is_str(tab.reqs[0].id, "tc", "id");
@@ -60,6 +61,13 @@ static void good(void)
 	ok(tab.reqs == NULL && tab.n == 0, "free clears the table");
 	perfctr_modtab__free(&tab);	/* twice is harmless */
 
+	/* stap -D PERFCTR_SAMPLE_THROTTLE's mark (runtime/perfctr.h) */
+	ret = read_src("throttle", INFO "INFO(t, \"perfctr_table=v=1;n=1;hash="
+		       "0123456789abcdef;priv=stapusr;" PERFCTR_TABLE_THROTTLE_KEY
+		       "=1\");\n" REQ("a", 0, "c", "cycles"), &tab);
+	ok(ret == 0 && tab.throttle == 1 && tab.n == 1,
+	   "the throttle key is read (%d: %s)", ret, err);
+	perfctr_modtab__free(&tab);
 	ret = read_src("plain", INFO "INFO(l, \"license=GPL\");\n", &tab);
 	ok(ret == 0 && tab.version == 0 && tab.n == 0, "no table: version 0");
 	ret = read_src("nomodinfo", "int x = 1;\n", &tab);

@@ -230,6 +230,9 @@ static void assignments(void)
 	err = stderr_text();
 	like(err, "perfctr-run: counter \"pf\": event \"page-faults\" is type 1 config 0x2",
 	     "-v: each counter's encoding on stderr");
+	like(err, "page-faults\" is type 1 config 0x2 config1 0 config2 0 "
+	     "flags 0x16 (user only, no hypervisor, no guest)\n",
+	     "-v: the flags in words");
 	free(err);
 
 	run((const char *[]){ test_path("plain.ko"), NULL }, NULL);

@@ -6,9 +6,12 @@
  * and Intel's architectural events (SDM vol. 3B, "Architectural
  * Performance Monitoring"), laid out as the kernel's format files say:
  * Intel event:0-7 umask:8-15 cmask:24-31, AMD event:0-7,32-35.
+ * Then perfctr_resolver__check with this machine's libpfm4: a name any
+ * PMU of its tables has is known, present or not.
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <linux/perf_event.h>
 #include <sys/wait.h>
 #include "internal.h"
@@ -208,6 +211,59 @@ static void run_cpu(const char *pmu, const struct row *rows)
 	ok(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s: child exits 0", pmu);
 }
 
+/* perfctr_resolver__check (perfctr-run --check-events): known on any
+ * machine, and here; libpfm4 as this machine has it, all its tables. */
+static const struct {
+	const char *name;
+	int here, ret;
+	const char *err;	/* in the message, or NULL */
+	const char *what;
+} checks[] = {
+	{ "page-faults:u", 1, 0, NULL, "a generic name counts here" },
+	{ "cylces", 0, -ENOENT, "unknown event \"cylces\"; did you mean "
+	  "\"cycles\"", "a typo is known nowhere, with the nearest name" },
+	{ "topdown-retiring", 0, 0, NULL, "a kernel's sysfs name is known" },
+	{ "cpu_cycles", 0, 0, NULL, "an Arm kernel's sysfs name is known" },
+	{ "l1d_cache_refil", 0, -ENOENT, "did you mean \"l1d_cache_refill\"",
+	  "a typo of a kernel's sysfs name, with the nearest" },
+	{ "nosuch/event=1/", 0, 0, NULL,
+	  "PMU/TERMS/ may be another machine's" },
+	{ "nosuch/event=1/", 1, -ENODEV, NULL,
+	  "here, a PMU the kernel does not have" },
+#ifdef __x86_64__
+	{ "wsm::INST_RETIRED:ANY_P", 0, 0, NULL,
+	  "a libpfm4 PMU's event, present or not, is known" },
+	{ "wsm::INST_RETIRED:ANY_P", 1, -ENODEV, "libpfm4 PMU \"wsm\"",
+	  "here, not where its PMU is not present" },
+	{ "inst_retired.any_p:u", 0, 0, NULL,
+	  "perf's JSON form of a libpfm4 name is known" },
+	{ "INST_RETIERD:ANY_P", 0, -ENOENT, "did you mean "
+	  "\"INST_RETIRED:ANY_P\"", "a typo of a libpfm4 name is known "
+	  "nowhere, with the nearest of every PMU's table" },
+	{ "INST_RETIRED:NO_SUCH_UMASK", 0, -ENOENT, NULL,
+	  "a unit mask the event has nowhere" },
+#endif
+};
+
+static void check_names(void)
+{
+	struct perfctr_resolver *r = resolver(0);
+	char err[1024];
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
+		err[0] = '\0';
+		ret = perfctr_resolver__check(r, checks[i].name, checks[i].here,
+					      err, sizeof(err));
+		ok(ret == checks[i].ret && (!checks[i].err ||
+					    strstr(err, checks[i].err)),
+		   "check %s%s: %s", checks[i].name,
+		   checks[i].here ? " here" : "", checks[i].what);
+	}
+	perfctr_resolver__free(r);
+}
+
 int main(void)
 {
 	struct perfctr_encoding e;
@@ -223,6 +279,7 @@ int main(void)
 		tap_ok(1, "# SKIP this kernel has the RAPL PMU (power/)");
 	else
 		run_cpu("amd64_rapl", rapl);
+	check_names();
 	r = resolver(1);
 	is_int(perfctr_resolver__resolve(r, "INST_RETIRED:ANY_P", 0, &e, err, sizeof(err)),
 	       -ENOENT, "no_libpfm: vendor names are unknown");

@@ -44,8 +44,38 @@ static void expect(const char *what, unsigned int sample, unsigned int hz,
 
 	snprintf(req.event, sizeof(req.event), "ev");
 	rc = perfctr_sample__check(&req, enc, test_path("sys"),
-				   test_path("proc"), err, sizeof(err));
+				   test_path("proc"), 0, err, sizeof(err));
 	judge(what, rc, err, want);
+}
+
+/* -D PERFCTR_SAMPLE_THROTTLE: a period below the smallest goes through,
+ * said; every other check still refuses. */
+static void throttled(void)
+{
+	struct perfctr_request req = { .sample = 1000 };
+	char err[512] = "";
+	int rc;
+
+	snprintf(req.event, sizeof(req.event), "ev");
+	rc = perfctr_sample__check(&req, &cycles, test_path("sys"),
+				   test_path("proc"), 1, err, sizeof(err));
+	ok(rc == 1 && strstr(err, "sampling \"ev\" every 1000 is below the "
+			     "smallest period, 200000, for at most 50000 "
+			     "samples a second") &&
+	   strstr(err, "the kernel throttles it"),
+	   "throttle: .sample(1000) goes through, said");
+	if (rc != 1)
+		printf("# rc %d: %s\n", rc, err);
+	req.precise = 3;
+	rc = perfctr_sample__check(&req, &cycles, test_path("sys"),
+				   test_path("proc"), 1, err, sizeof(err));
+	ok(rc == -EINVAL && strstr(err, ".precise(3)"),
+	   "throttle: .precise(3) is still refused");
+	req.precise = 0;
+	req.sample = 200000;
+	rc = perfctr_sample__check(&req, &cycles, test_path("sys"),
+				   test_path("proc"), 1, err, sizeof(err));
+	is_int(rc, 0, "throttle: a period at the limit: nothing to say");
 }
 
 /* A payload (PERFCTR_PL_*): 0, or -EINVAL with a message with want. */
@@ -127,6 +157,10 @@ int main(void)
 	expect("period below it", 199999, 0, 0, &cycles,
 	       ".sample(199999) is too small for this machine: the smallest "
 	       "period for \"ev\" is .sample(200000)");
+	expect("period below it: the way to perf's behaviour", 199999, 0, 0,
+	       &cycles, "; stap -D PERFCTR_SAMPLE_THROTTLE lets the kernel "
+	       "throttle it instead, as perf record -c does");
+	throttled();
 	expect("frequency at the limit", 0, 50000, 0, &clock, NULL);
 	expect("frequency above it", 0, 50001, 0, &clock,
 	       "at most .hz(50000)");

@@ -7,11 +7,15 @@
  * call of its own site.  What the emitter writes for them is golden.test's
  * (golden/: the generated tapset, whole).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "emit.h"
+#include "events.h"
 #include "parser.h"
 #include "rewrite.h"
 #include "tap.h"
@@ -55,6 +59,84 @@ static void done(struct run *r)
 	source__free(&r->src);
 	model__free(&r->m);
 	free(r->msgs);
+}
+
+/* ------------------------------------------ a target, a per-CPU count */
+
+/* stap -c/-x and a counter that counts every task on the CPU, read where
+ * only the target's count makes sense: one warning, with the fix. */
+static const struct {
+	const char *text;
+	int has_target;
+	const char *msg;	/* NULL: no warning */
+} wanted_cases[] = {
+	{ "probe perfctr.event(\"x\").counter(\"c\") {}\n"
+	  "probe end { println(@perfctr(\"c\")) }", 1,
+	  "counter \"c\" counts every task on each CPU, not only "
+	  "the target of stap -c/-x, and the script reads it only in end "
+	  "probes: declare it .process and read perfctr_total(\"c\"), the "
+	  "target's tasks together, or write .cpu to say per CPU is meant: "
+	  "string \"c\" at t.stp:1:34" },
+	{ "probe perfctr.event(\"x\").counter(\"c\") {}\n"
+	  "probe end { println(@perfctr(\"c\")) }", 0, NULL },
+	{ "probe perfctr.event(\"x\").cpu.counter(\"c\") {}\n"
+	  "probe end { println(@perfctr(\"c\")) }", 1, NULL },
+	{ "probe perfctr.event(\"x\").cpus(\"0\").counter(\"c\") {}\n"
+	  "probe end { println(@perfctr(\"c\")) }", 1, NULL },
+	{ "probe perfctr.event(\"x\").counter(\"c\") {}\n"
+	  "probe begin, end { println(@perfctr(\"c\")) }", 1,
+	  "reads it only in begin or end probes" },
+	{ "probe perfctr.event(\"x\").counter(\"c\") {}\n"
+	  "probe end { println(@perfctr(\"c\")) }\n"
+	  "probe kprobe.function(\"f\") { x = @perfctr(\"c\") }", 1, NULL },
+	{ "probe perfctr.event(\"x\").counter(\"c\") {}\n"
+	  "probe timer.s(1) { if (target()) println(@perfctr(\"c\")) }", 1,
+	  "reads it only in timer probes while it filters on target()" },
+	{ "probe perfctr.event(\"x\").counter(\"c\") {}\n"
+	  "probe timer.s(1) { println(@perfctr(\"c\")) }", 1, NULL },
+	{ "probe perfctr.event(\"x\").counter(\"c\") {}\n"
+	  "probe kprobe.function(\"f\") { if (pid() == target()) "
+	  "x = @perfctr(\"c\") }", 1, NULL },
+	{ "probe end { println(cpu_cycles()) }", 1,
+	  "cpu_cycles() counts every task on each CPU, not only "
+	  "the target of stap -c/-x, and the script reads it only in end "
+	  "probes: a .process clause read with perfctr_total(ID) counts the "
+	  "target's tasks together: identifier 'cpu_cycles' at t.stp:1:21" },
+	{ "probe end { println(thread_cpu_cycles()) }", 1, NULL },
+};
+
+static void target_wanted(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(wanted_cases) / sizeof(wanted_cases[0]); i++) {
+		const char *msg = wanted_cases[i].msg;
+		struct run r;
+		int good;
+
+		run(&r, wanted_cases[i].text, wanted_cases[i].has_target);
+		good = !r.errors && r.d.warnings == (msg ? 1 : 0) &&
+		       (!msg || strstr(r.msgs, msg));
+		ok(good, "%s, %s: %s", strchr(wanted_cases[i].text, '\n') ?
+		   strchr(wanted_cases[i].text, '\n') + 1 :
+		   wanted_cases[i].text, wanted_cases[i].has_target ?
+		   "-c" : "no target", msg ? "warned" : "no warning");
+		if (!good)
+			printf("# %s\n", r.msgs);
+		done(&r);
+	}
+	/* two such counters: one warning, at the first */
+	{
+		struct run r;
+
+		run(&r, "probe perfctr.event(\"x\").counter(\"a\") {}\n"
+		    "probe perfctr.event(\"y\").counter(\"b\") {}\n"
+		    "probe end { println(@perfctr(\"a\") + @perfctr(\"b\")) }",
+		    1);
+		ok(!r.errors && r.d.warnings == 1 && strstr(r.msgs, "\"a\""),
+		   "two per-CPU counters read in end: one warning, the first's");
+		done(&r);
+	}
 }
 
 /* ------------------------------------------------------- default scopes */
@@ -837,6 +919,102 @@ static void payloads(void)
 	done(&r);
 }
 
+/* ------------------------------------------------------- event names */
+
+/* events__check with helper (a script that answers as perfctr-run
+ * --check-events would, or one that is not there): the errors, and the
+ * messages in r->msgs. */
+static int ask(struct run *r, const char *helper)
+{
+	struct cmdline cl = { .release = "0.0-other" };
+	FILE *out;
+	int n;
+
+	free(r->msgs);
+	r->msgs = NULL;
+	out = open_memstream(&r->msgs, &r->msgs_len);
+	diag__init(&r->d, out);
+	n = events__check(&r->m, &cl, helper, &r->d);
+	fclose(out);
+	return n;
+}
+
+static void event_names(void)
+{
+	static const char text[] =
+		"probe perfctr.event(\"cycles\").counter(\"c\") {}\n"
+		"probe perfctr.event(\"page-fault\").counter(\"pf\") {}\n"
+		"probe perfctr.event(\"cycles\").counter(\"d\") {}\n"
+		"probe begin { println(@perfctr(\"c\") + @perfctr(\"pf\") + "
+		"@perfctr(\"d\")) }\n";
+	char dir[] = "/tmp/test-check.XXXXXX", helper[64], args[80];
+	struct run r;
+	FILE *f;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "a directory for the fake perfctr-run");
+		return;
+	}
+	snprintf(helper, sizeof(helper), "%s/perfctr-run", dir);
+	snprintf(args, sizeof(args), "%s/args", dir);
+	f = fopen(helper, "w");
+	if (f) {
+		fprintf(f, "#!/bin/sh\necho \"$@\" >%s\necho ok\n"
+			"printf 'unknown\\tunknown event \"page-fault\"; did you "
+			"mean \"page-faults\"?\\n'\n", args);
+		fclose(f);
+	}
+	chmod(helper, 0755);
+	run(&r, text, 0);
+	ok(ask(&r, helper) == 1 && strstr(r.msgs, "semantic error: counter "
+	   "\"pf\": unknown event \"page-fault\"; did you mean \"page-faults\"?: "
+	   "string \"page-fault\" at t.stp:2:21"),
+	   "a name perfctr-run knows nowhere: refused at its clause's event, "
+	   "with its nearest");
+	f = fopen(args, "r");
+	ok(f && fgets(args, sizeof(args), f) &&
+	   !strcmp(args, "--check-events cycles page-fault\n"),
+	   "one run for the distinct names; not for this machine (-r another "
+	   "release): --check-events without =here");
+	if (f)
+		fclose(f);
+	ok(ask(&r, "/nonexistent/perfctr-run") == 0 && !r.msgs_len,
+	   "no perfctr-run: nothing refused, nothing said");
+	f = fopen(helper, "w");
+	if (f) {
+		fprintf(f, "#!/bin/sh\necho ok\n");
+		fclose(f);
+	}
+	ok(ask(&r, helper) == 0 && !r.msgs_len,
+	   "an answer short of a line a name: nothing refused");
+	done(&r);
+	/* @3 not given, under a condition: stap's to report, not asked */
+	snprintf(args, sizeof(args), "%s/args", dir);
+	f = fopen(helper, "w");
+	if (f) {
+		fprintf(f, "#!/bin/sh\necho \"$@\" >%s\necho ok\n", args);
+		fclose(f);
+	}
+	run(&r, "probe perfctr.event(\"cycles\").counter(\"c\") {}\n"
+	    "%( $# >= 3 %? probe perfctr.event(@3).counter(\"e\") {}\n"
+	    "probe end { println(@perfctr(\"e\")) } %)\n"
+	    "probe begin { println(@perfctr(\"c\")) }\n", 0);
+	ok(!r.errors && ask(&r, helper) == 0, "a clause's @3, not given, "
+	   "under a condition: nothing refused");
+	f = fopen(args, "r");
+	snprintf(args, sizeof(args), "(no run)");
+	ok(f && fgets(args, sizeof(args), f) &&
+	   !strcmp(args, "--check-events cycles\n"),
+	   "... and its name not asked: %s", args);
+	if (f)
+		fclose(f);
+	done(&r);
+	unlink(helper);
+	snprintf(args, sizeof(args), "%s/args", dir);
+	unlink(args);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	default_scopes();
@@ -844,6 +1022,7 @@ int main(void)
 	read_probes();
 	switch_reads();
 	read_scopes();
+	target_wanted();
 	cgroups();
 	sockets();
 	long_request();
@@ -854,5 +1033,6 @@ int main(void)
 	not_rewritten();
 	tapset_not_rewritten();
 	payloads();
+	event_names();
 	return tap_done();
 }

@@ -557,6 +557,25 @@ static void conditionals(void)
 	like(r.src.text, "%( arch == \"x86_64\" %?\n", "conditionals stay");
 	done(&r);
 
+	/* an argument the script tests for itself: stap judges it */
+	run(&r, "%( $# >= 3 %?\n"
+		"probe perfctr.event(@3).counter(\"e\") {}\n"
+		"probe perfctr.event(\"x\").sample(@4) { }\n"
+		"%)\n");
+	ok(r.errors == 0 && r.m.ncounters == 2 &&
+	   r.m.counters[0].missing_arg == 3 &&
+	   !strcmp(r.m.counters[0].event, "@3") &&
+	   r.m.counters[1].missing_arg == 4 && r.m.counters[1].sample == 1,
+	   "@3 and @4 not given, under a condition: no error, remembered%s",
+	   r.msgs ? r.msgs : "");
+	done(&r);
+	run(&r, "%( $# >= 1 %? probe perfctr.event(@1).counter(\"e\") {} %)");
+	ok(r.errors == 0 && r.m.ncounters == 1 &&
+	   !r.m.counters[0].missing_arg &&
+	   !strcmp(r.m.counters[0].event, "cycles"),
+	   "@1 given, under a condition: the argument");
+	done(&r);
+
 	run(&r, "%(%(%(%(%(%(%(%( probe perfctr.event(\"x\").counter(\"c\") {}");
 	ok(r.errors == 0 && r.m.ncounters == 1 && r.m.counters[0].ncond == 8,
 	   "a clause under 8 nested conditionals keeps them all");
