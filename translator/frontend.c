@@ -137,7 +137,7 @@ static char *const *without_ours(const struct cmdline *cl, char *const *argv)
 }
 
 static void set_staprun(const struct paths *p);
-static void counter_env(struct frontend *fe);
+static void counter_env(struct frontend *fe, int waits);
 
 static void __attribute__((noreturn)) pass_through(struct frontend *fe)
 {
@@ -145,7 +145,7 @@ static void __attribute__((noreturn)) pass_through(struct frontend *fe)
 		restore_stdin(&fe->src[fe->script]);
 	if (fe->cl.n_ours) {
 		/* no counters, nothing lost: an empty report */
-		counter_env(fe);
+		counter_env(fe, 0);
 		set_staprun(&fe->paths);
 	}
 	spawn__exec(fe->paths.real_stap, without_ours(&fe->cl, fe->cl.argv));
@@ -481,24 +481,30 @@ static int analyse(struct frontend *fe)
 }
 
 /* The real stap with the static tapset (-I TAPSET) before the user's
- * arguments, nothing else changed: stap --dump-functions lists its
- * functions among the rest, and a script that calls only its pure
- * functions (perfctr_ratio() ...) needs no generated tapset. */
+ * arguments, less our own options, nothing else changed: stap
+ * --dump-functions lists its functions among the rest, and a script that
+ * calls only its pure functions (perfctr_ratio() ...) needs no generated
+ * tapset (and has no counters: an empty report). */
 static void __attribute__((noreturn)) with_tapset(struct frontend *fe)
 {
-	int argc = fe->cl.argc, i;
+	int argc = fe->cl.argc, i, n;
 	char **argv = calloc(argc + 3, sizeof(*argv));
 
 	if (!argv)
 		die("%s", "out of memory");
 	if (fe->stdin_consumed)
 		restore_stdin(&fe->src[fe->script]);
+	if (fe->cl.n_ours) {
+		counter_env(fe, 0);
+		set_staprun(&fe->paths);
+	}
 	argv[0] = (char *)fe->paths.real_stap;
 	argv[1] = "-I";
 	argv[2] = fe->paths.tapset;
-	for (i = 1; i < argc; i++)
-		argv[i + 2] = fe->cl.argv[i];
-	spawn__exec(fe->paths.real_stap, argv);	/* (a dump: no run) */
+	for (i = 1, n = 3; i < argc; i++)
+		if (!cmdline__is_ours(&fe->cl, i))
+			argv[n++] = fe->cl.argv[i];
+	spawn__exec(fe->paths.real_stap, argv);
 	die("cannot run the real stap: %s", fe->paths.real_stap);
 	exit(1);
 }
@@ -519,9 +525,10 @@ static void set_staprun(const struct paths *p)
  * the environment (stap runs it): the report's place, "/dev/null" when
  * only the status is asked for; and for the status, a file of ours that
  * perfctr-run marks when the counts are not whole (stap's own status
- * says only whether staprun failed).  fe->incomplete names it, or is "".
+ * says only whether staprun failed), when we wait for stap (waits) and
+ * can read it after.  fe->incomplete names it, or is "".
  */
-static void counter_env(struct frontend *fe)
+static void counter_env(struct frontend *fe, int waits)
 {
 	const char *tmp = getenv("TMPDIR");
 	int fd;
@@ -539,7 +546,7 @@ static void counter_env(struct frontend *fe)
 	       fe->cl.counter_report : "/dev/null", 1);
 	unsetenv(PERFCTR_ENV_STATUS);	/* perfctr-run's own is not ours */
 	unsetenv(PERFCTR_ENV_INCOMPLETE);
-	if (!fe->cl.counter_status || fe->cl.last_pass < 5)
+	if (!fe->cl.counter_status || fe->cl.last_pass < 5 || !waits)
 		return;
 	snprintf(fe->incomplete, sizeof(fe->incomplete),
 		 "%s/stap-perfctr-status.XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -647,7 +654,7 @@ int main(int argc, char **argv)
 		die("%s", why);
 	nargv = stap_argv(&fe, &out, NULL);
 	set_staprun(&fe.paths);
-	counter_env(&fe);
+	counter_env(&fe, 1);
 	script = script_copied(&fe);
 	if (script) {
 		/* passes 1-4 print the script (-p1), its probes (-p2), C
