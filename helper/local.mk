@@ -19,7 +19,7 @@ helper_libperfctr_a_SOURCES = \
 bin_PROGRAMS += helper/perfctr-run
 helper_perfctr_run_SOURCES = helper/perfctr-run.c helper/run.h \
 	helper/run_plan.c helper/run_explain.c helper/run_records.c \
-	helper/run_remote.c
+	helper/run_remote.c helper/run_report.c
 helper_perfctr_run_CPPFLAGS = $(AM_CPPFLAGS) -DREAL_STAPRUN=\"$(REAL_STAPRUN)\"
 helper_perfctr_run_LDADD = helper/libperfctr.a $(PFM_LIBS) $(ELF_LIBS) $(JANSSON_LIBS)
 

@@ -33,6 +33,8 @@ struct cmdline {
 	int nopts;		/* module options after it */
 	int loads;		/* staprun would load the module */
 	int verbose;
+	char detach;		/* -D or -L: staprun leaves the module */
+	int quiet;		/* -w */
 	char remote[32];	/* stap --remote's host index (-r ID:URI) */
 };
 
@@ -56,6 +58,9 @@ static int cmdline_parse(struct cmdline *c, int argc, char **argv)
 		if (opt == '?' || opt == ':' || strchr(no_load_opts, opt))
 			c->loads = 0;
 		c->verbose += opt == 'v';
+		if (opt == 'D' || opt == 'L')
+			c->detach = opt;
+		c->quiet |= opt == 'w';
 		if (opt == 'r' && optarg)
 			snprintf(c->remote, sizeof(c->remote), "%.*s",
 				 (int)strcspn(optarg, ":"), optarg);
@@ -101,11 +106,16 @@ static int is_self(const char *path)
 	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
-/* Runs staprun with argv[1..] and, if given, one more argument. */
-static int exec_staprun(const char *staprun, int argc, char **argv,
-			const char *extra)
+/*
+ * Runs staprun with argv[1..] and, if given, the module options extra
+ * (NULL-ended, at most two): in place of perfctr-run, or with the
+ * end-of-run report (report, run_report.c) as its child.
+ */
+static int run_staprun(const char *staprun, int argc, char **argv,
+		       const char *const *extra, const char *report)
 {
-	char **args = calloc(argc + 2, sizeof(*args));
+	char **args = calloc(argc + 3, sizeof(*args));
+	int i, ret;
 
 	if (!args) {
 		fprintf(stderr, PROG ": out of memory\n");
@@ -113,10 +123,45 @@ static int exec_staprun(const char *staprun, int argc, char **argv,
 	}
 	args[0] = (char *)staprun;
 	memcpy(args + 1, argv + 1, (argc - 1) * sizeof(*args));
-	args[argc] = (char *)extra;
+	for (i = 0; extra && extra[i] && i < 2; i++)
+		args[argc + i] = (char *)extra[i];
+	if (report) {
+		ret = report__run(staprun, args, report);
+		free(args);
+		return ret;
+	}
 	execv(staprun, args);
 	fprintf(stderr, PROG ": cannot run %s: %s\n", staprun, strerror(errno));
 	free(args);
+	return 1;
+}
+
+static int exec_staprun(const char *staprun, int argc, char **argv)
+{
+	return run_staprun(staprun, argc, argv, NULL, NULL);
+}
+
+/* Where the end-of-run report goes (STAP_PERFCTR_REPORT), or NULL. */
+static const char *report_where(void)
+{
+	const char *s = getenv(PERFCTR_ENV_REPORT);
+
+	return s && *s ? s : NULL;
+}
+
+/* The report needs staprun to stay perfctr-run's child to the module's
+ * end, and the module's warnings: not with -D or -L (staprun leaves the
+ * module running, and stapio's stderr is no longer ours) or -w (stapio
+ * drops every warning). */
+static int report_refused(const struct cmdline *c)
+{
+	if (!c->detach && !c->quiet)
+		return 0;
+	fprintf(stderr, PROG ": the counter report (--counter-report, "
+		PERFCTR_ENV_REPORT ") cannot be had with staprun's -%c: %s\n",
+		c->detach ? c->detach : 'w', c->detach ?
+		"staprun leaves the module running" :
+		"it drops the module's warnings, which carry the report");
 	return 1;
 }
 
@@ -242,12 +287,14 @@ static int introduce(const char *staprun, const char *arg)
 		args[1] = "-h";
 	}
 	fflush(NULL);
-	return exec_staprun(staprun, 2, args, NULL);
+	return exec_staprun(staprun, 2, args);
 }
 
 int main(int argc, char **argv)
 {
 	const char *staprun = staprun_path();
+	const char *report = report_where();
+	const char *extra[3] = { NULL, "perfctr_report=1", NULL };
 	struct perfctr_modtab tab;
 	char path[4096], err[1024], *assign;
 	struct rlimit nofile;
@@ -273,7 +320,9 @@ int main(int argc, char **argv)
 		return introduce(staprun, argv[1]);
 	if (cmdline_parse(&c, argc, argv) || !c.loads || c.mod < 0 ||
 	    module_path(argv[c.mod], path, sizeof(path)))
-		return exec_staprun(staprun, argc, argv, NULL);
+		return exec_staprun(staprun, argc, argv);
+	if (report && report_refused(&c))
+		return 1;
 	ret = perfctr_modtab__read(path, &tab, err, sizeof(err));
 	if (ret == -EINVAL || ret == -ENOMEM) {
 		fprintf(stderr, PROG ": %s\n", err);
@@ -284,12 +333,14 @@ int main(int argc, char **argv)
 	if (ret == -EACCES)
 		fprintf(stderr, PROG ": warning: %s; running staprun "
 			"without checking its counters\n", err);
-	if (ret || !tab.version)	/* not ours: staprun's business */
-		return exec_staprun(staprun, argc, argv, NULL);
-	if (c.nopts + 1 > STAPRUN_MODOPTS_MAX) {
+	/* not ours: staprun's business (an empty report: nothing lost) */
+	if (ret || !tab.version)
+		return run_staprun(staprun, argc, argv, NULL, report);
+	if (c.nopts + 1 + !!report > STAPRUN_MODOPTS_MAX) {
 		fprintf(stderr, PROG ": %d module options: staprun passes at "
-			"most %d, and perfctr-run needs one of them for "
-			"perfctr_assign\n", c.nopts, STAPRUN_MODOPTS_MAX);
+			"most %d, and perfctr-run needs %d of them for "
+			"perfctr_assign%s\n", c.nopts, STAPRUN_MODOPTS_MAX,
+			1 + !!report, report ? " and perfctr_report" : "");
 		perfctr_modtab__free(&tab);
 		return 1;
 	}
@@ -303,7 +354,10 @@ int main(int argc, char **argv)
 	perfctr_modtab__free(&tab);
 	if (!assign)
 		return 1;
-	ret = exec_staprun(staprun, argc, argv, assign);
+	extra[0] = assign;
+	if (!report)
+		extra[1] = NULL;
+	ret = run_staprun(staprun, argc, argv, extra, report);
 	free(assign);
 	return ret;
 }

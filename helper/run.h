@@ -9,6 +9,7 @@
  *   run_records.c   the groups' fds put in place, the perfctr_assign
  *                   argument
  *   run_remote.c    a run's messages for stap --remote, prefixed
+ *   run_report.c    staprun as a child, for the end-of-run report
  * Messages go to the stream the plan is given (plan.out), never to the
  * global stderr: a remote run hands it a buffer.
  */
@@ -97,5 +98,11 @@ struct remote {
 };
 FILE *remote__open(struct remote *r, const char *id, FILE *to);
 void remote__close(struct remote *r);
+
+/* run_report.c: runs staprun with args (args[0] is staprun) as a child,
+ * its stderr copied through but for the module's report lines, whose
+ * objects go to where (a file, or "-": stderr); returns staprun's exit
+ * status, or PERFCTR_EXIT_INCOMPLETE (STAP_PERFCTR_STATUS=1). */
+int report__run(const char *staprun, char **args, const char *where);
 
 #endif /* PERFCTR_RUN_H */

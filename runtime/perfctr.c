@@ -135,6 +135,7 @@ static void perfctr_switch_unhook(struct tracepoint **tp, void *probe)
 #include "perfctr_sum.c"
 #include "perfctr_thread.c"
 #include "perfctr_cgroup.c"
+#include "perfctr_report.c"
 #include "perfctr_sample.c"
 #include "perfctr_task.c"
 #include "perfctr_rearm.c"
@@ -280,8 +281,10 @@ static void perfctr_cpus_free(void)
 
 static void perfctr_stop(void)
 {
-	if (perfctr_cpus)	/* started: stap's exit has run */
+	if (perfctr_cpus) {	/* started: stap's exit has run */
 		perfctr_samples_report();
+		perfctr_report_counters();
+	}
 	perfctr_selftest_stop();
 	perfctr_rearm_stop();
 	perfctr_tasks_stop();

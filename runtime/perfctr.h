@@ -620,7 +620,7 @@ static __always_inline int perfctr_read_scaled(unsigned int idx, u64 *val)
 	int rc_ = fn((idx), &v_);					\
 	if (unlikely(rc_))						\
 		PERFCTR_FAIL((site), "%s %s", (what),			\
-			     perfctr_read_error((idx), rc_));		\
+			     perfctr_read_failed((idx), rc_));		\
 	STAP_RETURN(v_);						\
 } while (0)
 
@@ -639,7 +639,7 @@ static __always_inline int perfctr_read_scaled(unsigned int idx, u64 *val)
 	int rc_ = fn((idx), &v_);					\
 	if (unlikely(rc_))						\
 		PERFCTR_FAIL((site), "%s %s", (what),			\
-			     perfctr_read_error((idx), rc_));		\
+			     perfctr_read_failed((idx), rc_));		\
 	if (per_cpu)							\
 		PERFCTR_SAME_STAMP((stamp), (what), (site));		\
 	STAP_RETURN(v_ - (u64)(start));					\
@@ -662,7 +662,7 @@ static __always_inline int perfctr_read_scaled(unsigned int idx, u64 *val)
 		  PERFCTR_READ_TIMES((idx), &v_, &e_, &r_) : -ENODEV;	\
 	if (unlikely(rc_))						\
 		PERFCTR_FAIL((site), "%s %s", (what),			\
-			     perfctr_read_error((idx), rc_));		\
+			     perfctr_read_failed((idx), rc_));		\
 	STAP_RETURN((part) == 2 ? v_ : (part) == 1 ? r_ : e_);		\
 } while (0)
 
@@ -678,7 +678,7 @@ static __always_inline int perfctr_read_scaled(unsigned int idx, u64 *val)
 	int rc_ = (idx) < PERFCTR_NDECLARED ? fn((idx), &v_) : (bad);	\
 	if (unlikely(rc_))						\
 		PERFCTR_FAIL((site), "%s %s", (what),			\
-			     perfctr_read_error((idx), rc_));		\
+			     perfctr_read_failed((idx), rc_));		\
 	STAP_RETURN(v_);						\
 } while (0)
 
@@ -698,7 +698,7 @@ static __always_inline int perfctr_read_scaled(unsigned int idx, u64 *val)
 	if (unlikely(rc_))						\
 		PERFCTR_FAIL((site), "%s, socket %lld, %s", (what),	\
 			     (long long)(n),				\
-			     perfctr_read_error((idx), rc_));		\
+			     perfctr_read_failed((idx), rc_));		\
 	STAP_RETURN(v_);						\
 } while (0)
 
@@ -744,8 +744,10 @@ static inline u64 perfctr_stamp(void)
 	       (raw_smp_processor_id() & 0xffff);
 }
 
-/* Why a read failed; only on the error path. */
+/* Why a read failed; only on the error path.  perfctr_read_failed()
+ * also counts the failure for the end-of-run report (perfctr_report.c). */
 static const char *perfctr_read_error(unsigned int idx, int rc);
+static const char *perfctr_read_failed(unsigned int idx, int rc);
 /* The script's read a site index names ("@perfctr(\"pf\") at
  * FILE:LINE:COL"), or NULL; only on the error path. */
 static const char *perfctr_site(long long site);

@@ -273,4 +273,27 @@ struct perfctr_request {
 	 (ngroups) * PERFCTR_ASSIGN_GROUP_MAX +				\
 	 (nsocket) * PERFCTR_ASSIGN_SOCKET_MAX(sockets))
 
+/*
+ * The end-of-run report (stap-perfctr --counter-report, --counter-status;
+ * docs/design.md, "The end-of-run report").  The module writes each
+ * object as a warning that begins with PERFCTR_REPORT_MARK when
+ * perfctr-run gives it perfctr_report=1; perfctr-run takes those lines
+ * off staprun's stderr.  stap-perfctr tells perfctr-run through the
+ * environment, since stap runs it:
+ *   PERFCTR_ENV_REPORT      where the objects go, a file or "-" (stderr)
+ *   PERFCTR_ENV_STATUS      "1": perfctr-run's own exit status is
+ *                           PERFCTR_EXIT_INCOMPLETE for a run whose
+ *                           counts are not whole
+ *   PERFCTR_ENV_INCOMPLETE  a file perfctr-run writes "incomplete" into
+ *                           for such a run (stap-perfctr's, which cannot
+ *                           see perfctr-run's status through stap's)
+ * The status is none of stap's and staprun's (0 and 1), nor a shell's
+ * (126, 127, 128 + a signal).
+ */
+#define PERFCTR_REPORT_MARK	"perfctr-report: "
+#define PERFCTR_ENV_REPORT	"STAP_PERFCTR_REPORT"
+#define PERFCTR_ENV_STATUS	"STAP_PERFCTR_STATUS"
+#define PERFCTR_ENV_INCOMPLETE	"STAP_PERFCTR_INCOMPLETE"
+#define PERFCTR_EXIT_INCOMPLETE	3
+
 #endif /* PERFCTR_IFACE_H */

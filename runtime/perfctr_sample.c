@@ -402,14 +402,17 @@ static void perfctr_perf_del_hook(struct stap_perf_probe *probes, size_t n)
 #define PERFCTR_PDN_stap_perf_probes perfctr_perf_del_hook(stap_perf_probes
 
 /* What clause i's events counted in all: per CPU, read as stap released
- * them; per task, the tasks' totals (perfctr_task.c). */
-static u64 perfctr_sample_count(unsigned int i)
+ * them; per task, the tasks' totals (perfctr_task.c), which a full task
+ * table leaves unknown (*known false, the count 0). */
+static u64 perfctr_sample_count(unsigned int i, bool *known)
 {
 	u64 v = 0;
 
+	*known = true;
 	if (perfctr_requests[i].scope != PERFCTR_SCOPE_PROCESS)
 		return perfctr_sample_counted[i];
-	return perfctr_read_total(i, &v) ? 0 : v;
+	*known = !perfctr_read_total(i, &v);
+	return *known ? v : 0;
 }
 
 /*
@@ -425,6 +428,7 @@ static void perfctr_samples_report(void)
 	const struct perfctr_request_desc *r;
 	unsigned long runs;
 	unsigned int i;
+	bool known;
 	u64 count;
 	int cpu;
 
@@ -435,7 +439,7 @@ static void perfctr_samples_report(void)
 		runs = 0;
 		for_each_possible_cpu(cpu)
 			runs += per_cpu_ptr(perfctr_sample_runs, cpu)[i];
-		count = perfctr_sample_count(i);
+		count = perfctr_sample_count(i, &known);
 		if (r->sample)
 			_stp_warn("perfctr: %s: sampling %s: %lu samples, %llu "
 				  "overflows in a count of %llu (%llu not run: "
@@ -447,6 +451,7 @@ static void perfctr_samples_report(void)
 			_stp_warn("perfctr: %s: sampling %s: %lu samples in a "
 				  "count of %llu\n", r->src, r->event, runs,
 				  count);
+		perfctr_report_sample(i, runs, count, known);
 	}
 }
 

@@ -557,11 +557,14 @@ static void perfctr_tasks_stop(void)
 	flush_work(&perfctr_task_work);
 	for (s = 0; perfctr_tasks && s < perfctr_task_ids.size; s++)
 		perfctr_task_release(&perfctr_tasks[s]);
-	if (atomic_read(&perfctr_task_lost))
+	if (atomic_read(&perfctr_task_lost)) {
 		_stp_warn("perfctr: %d threads were not counted, or not in "
 			  "full (the task table holds %d: stap -D "
 			  "PERFCTR_TASKS=N)\n", atomic_read(&perfctr_task_lost),
 			  PERFCTR_TASKS);
+		perfctr_report_threads(atomic_read(&perfctr_task_lost),
+				       PERFCTR_TASKS);
+	}
 	perfctr_taskmap_free(&perfctr_task_ids);
 	vfree(perfctr_tasks);
 	vfree(perfctr_task_live);

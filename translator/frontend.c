@@ -29,6 +29,7 @@
 #include "options.h"
 #include "outdir.h"
 #include "parser.h"
+#include "perfctr_iface.h"
 #include "rewrite.h"
 #include "spawn.h"
 #include "stapsays.h"
@@ -55,6 +56,7 @@ struct frontend {
 	struct tapsets tapsets;	/* the user's -I files */
 	struct model model;
 	struct diag diag;
+	char incomplete[PATH_MAX];	/* --counter-status's file, or "" */
 };
 
 static void die(const char *fmt, const char *arg)
@@ -116,11 +118,37 @@ static void restore_stdin(const struct source *s)
 	close(fd);
 }
 
+/* argv without our own options (--counter-report, --counter-status),
+ * which stap would refuse; argv itself when it has none. */
+static char *const *without_ours(const struct cmdline *cl, char *const *argv)
+{
+	char **out;
+	int i, n = 0;
+
+	if (!cl->n_ours)
+		return argv;
+	out = calloc(cl->argc + 1, sizeof(*out));
+	if (!out)
+		die("%s", "out of memory");
+	for (i = 0; i < cl->argc; i++)
+		if (!cmdline__is_ours(cl, i))
+			out[n++] = argv[i];
+	return out;
+}
+
+static void set_staprun(const struct paths *p);
+static void counter_env(struct frontend *fe, int waits);
+
 static void __attribute__((noreturn)) pass_through(struct frontend *fe)
 {
 	if (fe->stdin_consumed)
 		restore_stdin(&fe->src[fe->script]);
-	spawn__exec(fe->paths.real_stap, fe->cl.argv);
+	if (fe->cl.n_ours) {
+		/* no counters, nothing lost: an empty report */
+		counter_env(fe, 0);
+		set_staprun(&fe->paths);
+	}
+	spawn__exec(fe->paths.real_stap, without_ours(&fe->cl, fe->cl.argv));
 	die("cannot run the real stap: %s", fe->paths.real_stap);
 	exit(1);
 }
@@ -146,7 +174,8 @@ static const char help_text[] =
  * stream holds both (stap 4.8 to 5.6 print their version on stdout). */
 static void __attribute__((noreturn)) introduce(struct frontend *fe)
 {
-	int rc = spawn__run(fe->paths.real_stap, fe->cl.argv);
+	int rc = spawn__run(fe->paths.real_stap,
+			    without_ours(&fe->cl, fe->cl.argv));
 
 	if (fe->cl.help)
 		printf("\nstap-perfctr %s (systemtap-perfctr) stands in front "
@@ -356,6 +385,11 @@ static char **stap_argv(struct frontend *fe, const struct outdir *out,
 			sizeof(*argv));
 		argv[i] = (char *)pass;
 	}
+	/* ours go; they are options, before pass's place */
+	for (i = argc - 1; i > 0; i--)
+		if (cmdline__is_ours(&fe->cl, i))
+			memmove(&argv[prefix + i - 1], &argv[prefix + i],
+				(argc + 9 - prefix - i) * sizeof(*argv));
 	return argv;
 }
 
@@ -447,23 +481,29 @@ static int analyse(struct frontend *fe)
 }
 
 /* The real stap with the static tapset (-I TAPSET) before the user's
- * arguments, nothing else changed: stap --dump-functions lists its
- * functions among the rest, and a script that calls only its pure
- * functions (perfctr_ratio() ...) needs no generated tapset. */
+ * arguments, less our own options, nothing else changed: stap
+ * --dump-functions lists its functions among the rest, and a script that
+ * calls only its pure functions (perfctr_ratio() ...) needs no generated
+ * tapset (and has no counters: an empty report). */
 static void __attribute__((noreturn)) with_tapset(struct frontend *fe)
 {
-	int argc = fe->cl.argc, i;
+	int argc = fe->cl.argc, i, n;
 	char **argv = calloc(argc + 3, sizeof(*argv));
 
 	if (!argv)
 		die("%s", "out of memory");
 	if (fe->stdin_consumed)
 		restore_stdin(&fe->src[fe->script]);
+	if (fe->cl.n_ours) {
+		counter_env(fe, 0);
+		set_staprun(&fe->paths);
+	}
 	argv[0] = (char *)fe->paths.real_stap;
 	argv[1] = "-I";
 	argv[2] = fe->paths.tapset;
-	for (i = 1; i < argc; i++)
-		argv[i + 2] = fe->cl.argv[i];
+	for (i = 1, n = 3; i < argc; i++)
+		if (!cmdline__is_ours(&fe->cl, i))
+			argv[n++] = fe->cl.argv[i];
 	spawn__exec(fe->paths.real_stap, argv);
 	die("cannot run the real stap: %s", fe->paths.real_stap);
 	exit(1);
@@ -478,6 +518,58 @@ static void set_staprun(const struct paths *p)
 	if (user && *user && strcmp(user, p->helper) != 0)
 		setenv("STAP_PERFCTR_STAPRUN", user, 1);
 	setenv("SYSTEMTAP_STAPRUN", p->helper, 1);
+}
+
+/*
+ * --counter-report=FILE and --counter-status reach perfctr-run through
+ * the environment (stap runs it): the report's place, "/dev/null" when
+ * only the status is asked for; and for the status, a file of ours that
+ * perfctr-run marks when the counts are not whole (stap's own status
+ * says only whether staprun failed), when we wait for stap (waits) and
+ * can read it after.  fe->incomplete names it, or is "".
+ */
+static void counter_env(struct frontend *fe, int waits)
+{
+	const char *tmp = getenv("TMPDIR");
+	int fd;
+
+	if (!fe->cl.counter_report && !fe->cl.counter_status)
+		return;
+	if (fe->cl.suppress_warnings)
+		die("%s", "--counter-report and --counter-status read the "
+		    "module's warnings, which carry the report: not with -w");
+	if (fe->cl.remote)
+		die("%s", "--counter-report and --counter-status are for a "
+		    "module run here: a --remote host's perfctr-run does not "
+		    "get them");
+	setenv(PERFCTR_ENV_REPORT, fe->cl.counter_report ?
+	       fe->cl.counter_report : "/dev/null", 1);
+	unsetenv(PERFCTR_ENV_STATUS);	/* perfctr-run's own is not ours */
+	unsetenv(PERFCTR_ENV_INCOMPLETE);
+	if (!fe->cl.counter_status || fe->cl.last_pass < 5 || !waits)
+		return;
+	snprintf(fe->incomplete, sizeof(fe->incomplete),
+		 "%s/stap-perfctr-status.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	fd = mkstemp(fe->incomplete);
+	if (fd < 0)
+		die("cannot make a file for --counter-status: %s",
+		    strerror(errno));
+	close(fd);
+	setenv(PERFCTR_ENV_INCOMPLETE, fe->incomplete, 1);
+}
+
+/* stap's status, or PERFCTR_EXIT_INCOMPLETE for a run that succeeded
+ * with counts that are not whole (--counter-status). */
+static int counter_status(struct frontend *fe, int rc)
+{
+	struct stat st;
+
+	if (!fe->incomplete[0])
+		return rc;
+	if (rc == 0 && !stat(fe->incomplete, &st) && st.st_size > 0)
+		rc = PERFCTR_EXIT_INCOMPLETE;
+	unlink(fe->incomplete);
+	return rc;
 }
 
 /*
@@ -562,6 +654,7 @@ int main(int argc, char **argv)
 		die("%s", why);
 	nargv = stap_argv(&fe, &out, NULL);
 	set_staprun(&fe.paths);
+	counter_env(&fe, 1);
 	script = script_copied(&fe);
 	if (script) {
 		/* passes 1-4 print the script (-p1), its probes (-p2), C
@@ -576,6 +669,7 @@ int main(int argc, char **argv)
 	}
 	if (rc)
 		newkernel__explain(fe.paths.real_stap, &fe.cl);
+	rc = counter_status(&fe, rc);
 	free(nargv);
 	release(&fe);
 	return rc;

@@ -21,6 +21,7 @@ enum {
 	OPT_RUNTIME = 256, OPT_BPF, OPT_DYNINST, OPT_PRIVILEGE,
 	OPT_UNPRIVILEGED, OPT_DUMP, OPT_OTHER, OPT_DUMP_COUNTERS,
 	OPT_DUMP_FUNCTIONS, OPT_HELP, OPT_VERSION, OPT_SERVER, OPT_REMOTE,
+	OPT_COUNTER_REPORT, OPT_COUNTER_STATUS,
 };
 
 static const struct option long_options[] = {
@@ -81,6 +82,8 @@ static const struct option long_options[] = {
 	{ "debug",                   no_argument,       NULL, OPT_OTHER },	/* 5.6 */
 	{ "semantic-keep-going",     no_argument,       NULL, OPT_OTHER },	/* 5.6 */
 	{ "dump-counters",           optional_argument, NULL, OPT_DUMP_COUNTERS },	/* ours */
+	{ "counter-report",          required_argument, NULL, OPT_COUNTER_REPORT },	/* ours */
+	{ "counter-status",          no_argument,       NULL, OPT_COUNTER_STATUS },	/* ours */
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -140,6 +143,12 @@ static void take_option(struct cmdline *cl, int opt)
 	case OPT_DUMP_COUNTERS:
 		cl->dump_counters = arg ? arg : "";
 		break;
+	case OPT_COUNTER_REPORT:
+		cl->counter_report = arg;
+		break;
+	case OPT_COUNTER_STATUS:
+		cl->counter_status = 1;
+		break;
 	case 'h': case OPT_HELP:
 		cl->help = 1;
 		break;
@@ -197,6 +206,26 @@ static void take_option(struct cmdline *cl, int opt)
 	}
 }
 
+/*
+ * The argv slots of an option of ours that stap must not see (stap would
+ * refuse it): the option's, and its value's when that has a slot of its
+ * own ("--counter-report FILE").  copy[optind - 1] is the last slot the
+ * option took, as GNU getopt leaves it when it returns the option.
+ */
+static void take_ours(struct cmdline *cl, char **copy, const char *arg)
+{
+	int last = original_index(cl->argv, cl->argc, copy[optind - 1]);
+
+	if (cl->n_ours + 2 > OPTIONS_MAX_OURS) {
+		cl->parse_failed = 1;
+		return;
+	}
+	if (arg && arg == copy[optind - 1] && optind >= 2)
+		cl->ours[cl->n_ours++] = original_index(cl->argv, cl->argc,
+							copy[optind - 2]);
+	cl->ours[cl->n_ours++] = last;
+}
+
 /* An -e/-E text glued to its option ("-e'probe...'") has no argv slot of
  * its own to rewrite: leave such command lines to stap. */
 static void check_slots(struct cmdline *cl, int e_given)
@@ -236,6 +265,8 @@ int cmdline__parse(struct cmdline *cl, int argc, char *const *argv)
 			e_given = 1;
 		last_arg = optarg;
 		take_option(cl, opt);
+		if (opt == OPT_COUNTER_REPORT || opt == OPT_COUNTER_STATUS)
+			take_ours(cl, copy, optarg);
 	}
 	/* "--" ended the options, unless it was the last option's value */
 	if (optind > 0 && optind <= argc && !strcmp(copy[optind - 1], "--") &&
@@ -252,6 +283,16 @@ int cmdline__parse(struct cmdline *cl, int argc, char *const *argv)
 	}
 	check_slots(cl, e_given);
 	free(copy);
+	return 0;
+}
+
+int cmdline__is_ours(const struct cmdline *cl, int i)
+{
+	int k;
+
+	for (k = 0; k < cl->n_ours; k++)
+		if (cl->ours[k] == i)
+			return 1;
 	return 0;
 }
 

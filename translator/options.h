@@ -10,6 +10,7 @@
 #define OPTIONS_MAX_E 32
 #define OPTIONS_MAX_I 32
 #define OPTIONS_MAX_B 16
+#define OPTIONS_MAX_OURS 16
 
 struct cmdline {
 	int argc;
@@ -31,6 +32,12 @@ struct cmdline {
 	const char *list_pattern;	/* -l/-L PATTERN, the last one */
 	int list_vars;		/* it was -L */
 	const char *dump_counters;	/* ours: --dump-counters[=FMT], FMT or "" */
+	const char *counter_report;	/* ours: --counter-report=FILE */
+	int counter_status;	/* ours: --counter-status */
+	/* argv indices of those two and their values, which stap never
+	 * sees (cmdline__is_ours) */
+	int ours[OPTIONS_MAX_OURS];
+	int n_ours;
 	int suppress_warnings;	/* -w */
 	int verbose;		/* -v, each one */
 	int has_runtime_dir;	/* -R */
@@ -52,6 +59,8 @@ struct cmdline {
 /* Reads argv.  Returns 0, or -ENOMEM; sets parse_failed when stap itself
  * should judge the command line. */
 int cmdline__parse(struct cmdline *cl, int argc, char *const *argv);
+/* Is argv[i] an option of ours (or its value) that stap must not get? */
+int cmdline__is_ours(const struct cmdline *cl, int i);
 void cmdline__free(struct cmdline *cl);
 
 #endif /* PERFCTR_OPTIONS_H */

@@ -4,7 +4,10 @@
  * that records its argv, NUL-separated): untouched pass-through for
  * everything that is not a perfctr module load; exactly one more
  * argument, perfctr_assign=..., for one; a refusal (exit 1, one line
- * per problem, staprun never run) when a counter cannot be had.
+ * per problem, staprun never run) when a counter cannot be had; with
+ * the end-of-run report (STAP_PERFCTR_REPORT), staprun as a child whose
+ * stderr comes through but for the report's lines, its status (or
+ * STAP_PERFCTR_STATUS's) and its signals.
  */
 #include <errno.h>
 #include <sys/wait.h>
@@ -441,6 +444,135 @@ static void unprivileged(void)
 	as_nobody = 0;
 }
 
+/* The module's lines as stapio prints them, around others of staprun's
+ * (one without its newline, last). */
+#define JSON_LOST "{\"kind\":\"sampling\",\"src\":\"x.stp:3:1\"," \
+	"\"not_run\":4,\"incomplete\":true}"
+#define JSON_WHOLE "{\"kind\":\"sampling\",\"src\":\"x.stp:4:1\"," \
+	"\"not_run\":0,\"incomplete\":false}"
+#define OTHERS_1 "staprun says hello\nWARNING: perfctr: x.stp:3:1: " \
+	"sampling task-clock: 1 samples\n"
+#define OTHERS_2 "perfctr-report: not a warning\nlast words"
+
+/* Each argument staprun got, NUL-separated, is last the last? */
+static int last_arg_is(const char *last)
+{
+	size_t len = 0, l, at = 0;
+	char *got = test_read(out, &len);
+	int yes;
+
+	for (l = 0; got && l < len; l += strlen(got + l) + 1)
+		at = l;
+	yes = got && len && !strcmp(got + at, last);
+	free(got);
+	return yes;
+}
+
+/* With root, a module with counters (sw.ko); without, one without a
+ * table, which runs as perfctr-run's child all the same. */
+static void reports(int root)
+{
+	const char *sw = test_path(root ? "sw.ko" : "plain.ko");
+	const char *plain = test_path("plain.ko");
+	const char *a1[] = { sw, NULL };
+	const char *a2[] = { plain, "x=1", NULL };
+	const char *a3[] = { "-D", sw, NULL };
+	const char *a4[] = { "-w", sw, NULL };
+	char rep_env[600], inc_env[600], *text;
+	const char *lost_env[] = { rep_env, inc_env,
+		"FAKE_STDERR=" OTHERS_1 "WARNING: perfctr-report: " JSON_LOST
+		"\\nWARNING: perfctr-report: " JSON_WHOLE "\\n" OTHERS_2,
+		NULL, NULL };
+	const char *whole_env[] = { rep_env, inc_env, "STAP_PERFCTR_STATUS=1",
+		"FAKE_STDERR=WARNING: perfctr-report: " JSON_WHOLE "\\n",
+		NULL };
+	const char *plain_env[] = { rep_env, NULL };
+	const char *term_env[] = { rep_env, "FAKE_TERM=1", NULL };
+	const char *kill_env[] = { rep_env, "FAKE_SELFKILL=1", NULL };
+	const char *stderr_env[] = { "STAP_PERFCTR_REPORT=-",
+		"FAKE_STDERR=a\\nWARNING: perfctr-report: " JSON_LOST "\\nb\\n",
+		NULL };
+	const char *none_env[] = { lost_env[2], NULL };
+
+	snprintf(rep_env, sizeof(rep_env), "STAP_PERFCTR_REPORT=%s",
+		 test_path("report"));
+	snprintf(inc_env, sizeof(inc_env), "STAP_PERFCTR_INCOMPLETE=%s",
+		 test_path("incomplete"));
+
+	/* no report asked for: staprun's stderr is perfctr-run's, as is */
+	is_int(run(a1, none_env), 0, "no report: staprun's status");
+	expect_argv("no report", a1, root ?
+		    "perfctr_assign=" HASH ";0,1,1,0,0,10;1,1,2,0,0,16" : NULL);
+	text = stderr_text();
+	is_str(text, OTHERS_1 "WARNING: perfctr-report: " JSON_LOST "\n"
+	       "WARNING: perfctr-report: " JSON_WHOLE "\n" OTHERS_2,
+	       "no report: stderr untouched");
+	free(text);
+
+	unlink(test_path("incomplete"));
+	is_int(run(a1, lost_env), 0, "report: staprun's status without "
+	       "STAP_PERFCTR_STATUS");
+	ok(!root || last_arg_is("perfctr_report=1"), "report: the module "
+	   "is asked for it (perfctr_report=1, after perfctr_assign)%s",
+	   root ? "" : " # SKIP a module with counters needs root");
+	text = test_read(fds, NULL);
+	ok(text && !strstr(text, test_path("report")) &&
+	   strstr(text, "\n2 pipe"), "report: staprun's stderr is a pipe, "
+	   "and the report's fd is not staprun's");
+	free(text);
+	text = stderr_text();
+	is_str(text, OTHERS_1 OTHERS_2, "report: stderr has every other "
+	       "line, as it was, in order");
+	free(text);
+	text = test_read(test_path("report"), NULL);
+	is_str(text, JSON_LOST "\n" JSON_WHOLE "\n", "report: the objects, "
+	       "one a line, without the prefix");
+	free(text);
+	text = test_read(test_path("incomplete"), NULL);
+	is_str(text, "incomplete\n", "report: an object that says "
+	       "incomplete marks STAP_PERFCTR_INCOMPLETE's file");
+	free(text);
+
+	lost_env[3] = "STAP_PERFCTR_STATUS=1";
+	is_int(run(a1, lost_env), PERFCTR_EXIT_INCOMPLETE,
+	       "STAP_PERFCTR_STATUS=1: incomplete counts, exit status 3");
+	lost_env[3] = NULL;
+	unlink(test_path("incomplete"));
+	is_int(run(a1, whole_env), 0, "STAP_PERFCTR_STATUS=1: whole "
+	       "counts, exit status 0");
+	ok(access(test_path("incomplete"), F_OK) != 0,
+	   "whole counts: STAP_PERFCTR_INCOMPLETE's file not written");
+	lost_env[3] = "FAKE_EXIT=1";
+	is_int(run(a1, lost_env), 1, "a staprun that fails: its status");
+	lost_env[3] = NULL;
+
+	is_int(run(a2, plain_env), 0, "report, a module without a table: runs");
+	expect_argv("report, a module without a table", a2, NULL);
+	text = test_read(test_path("report"), NULL);
+	is_str(text, "", "report, a module without a table: empty");
+	free(text);
+
+	is_int(run(a1, stderr_env), 0, "report on stderr (-)");
+	text = stderr_text();
+	is_str(text, "a\n" JSON_LOST "\nb\n", "report on stderr: the "
+	       "object without the prefix, where it came");
+	free(text);
+
+	is_int(run(a1, term_env), 7, "a SIGTERM sent to perfctr-run reaches "
+	       "staprun; its status is perfctr-run's");
+	text = stderr_text();
+	is_str(text, "staprun got TERM\n", "SIGTERM: staprun's last words "
+	       "come through");
+	free(text);
+	is_int(run(a1, kill_env), -1, "a staprun killed by a signal: "
+	       "perfctr-run dies of it too");
+
+	expect_refusal("report with -D", a3, plain_env, "cannot be had with "
+		       "staprun's -D");
+	expect_refusal("report with -w", a4, plain_env, "cannot be had with "
+		       "staprun's -w");
+}
+
 int main(void)
 {
 	size_t i;
@@ -456,7 +588,14 @@ int main(void)
 		   "printf '%s\\0' \"$0\" \"$@\" > \"$FAKE_OUT\"\n"
 		   "for f in /proc/$$/fd/*; do\n"
 		   "  echo \"${f##*/} $(readlink \"$f\" | sed 's/:\\[.*//')\"\n"
-		   "done > \"$FAKE_OUT.fds\"\n");
+		   "done > \"$FAKE_OUT.fds\"\n"
+		   "[ -n \"$FAKE_STDERR\" ] && printf '%b' \"$FAKE_STDERR\" >&2\n"
+		   "if [ -n \"$FAKE_TERM\" ]; then\n"
+		   "  trap 'echo staprun got TERM >&2; exit 7' TERM\n"
+		   "  kill -TERM $PPID; sleep 5 >/dev/null 2>&1 & wait\n"
+		   "fi\n"
+		   "[ -n \"$FAKE_SELFKILL\" ] && kill -KILL $$\n"
+		   "exit ${FAKE_EXIT:-0}\n");
 	if (chmod(fake, 0755))
 		test_die("chmod");
 	for (i = 0; i < sizeof(modules) / sizeof(modules[0]); i++)
@@ -474,6 +613,7 @@ int main(void)
 	} else {
 		tap_ok(1, "# SKIP the rest opens CPU-wide counters and changes user: needs root");
 	}
+	reports(geteuid() == 0);
 	test_cleanup();
 	free((char *)fake);
 	free((char *)out);

@@ -3,7 +3,9 @@
  * fake-stap.c - stands in for the real stap in front-end tests: records
  * its argv, environment and stdin under $FAKE_STAP_OUT (argv and env one
  * entry per line), prints $FAKE_STAP_STDOUT to stdout and $FAKE_STAP_STDERR
- * to stderr, and exits with $FAKE_STAP_RC.
+ * to stderr, and exits with $FAKE_STAP_RC.  With $FAKE_STAP_INCOMPLETE it
+ * marks $STAP_PERFCTR_INCOMPLETE's file as perfctr-run would for a run
+ * whose counts are not whole.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +47,8 @@ int main(int argc, char **argv)
 	const char *out = getenv("FAKE_STAP_STDOUT");
 	const char *msg = getenv("FAKE_STAP_STDERR");
 	const char *rc = getenv("FAKE_STAP_RC");
+	const char *inc = getenv("STAP_PERFCTR_INCOMPLETE");
+	FILE *f;
 
 	(void)argc;
 	if (!dir)
@@ -56,5 +60,9 @@ int main(int argc, char **argv)
 		fputs(out, stdout);
 	if (msg)
 		fputs(msg, stderr);
+	if (getenv("FAKE_STAP_INCOMPLETE") && inc && (f = fopen(inc, "w"))) {
+		fputs("incomplete\n", f);
+		fclose(f);
+	}
 	return rc ? atoi(rc) : 0;
 }
