@@ -166,7 +166,9 @@ static const char help_text[] =
 	"      samples: BODY runs every N events, or F times a second\n"
 	"  cpu_cycles(), instructions(), ...   event functions, no clause needed\n"
 	"  --dump-counters[=text|json|names]   the events this machine counts\n"
-	"      (names: one a line, as a script writes them)\n";
+	"      (names: one a line, as a script writes them)\n"
+	"  --counter-report=FILE|-             the end-of-run report, JSON lines\n"
+	"  --counter-status                    exit 3 when counts are incomplete\n";
 
 /* stap -h and -V: stap answers, then we say who stood in front of it,
  * on stdout, after stap's own words, so that what reads them (a version
