@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <linux/perf_event.h>
 #include "internal.h"
 #include "perfctr_topdown.h"
 
@@ -16,9 +17,13 @@ int perfctr_topdown__kind(const char *sysfs_root,
 			  const struct perfctr_encoding *enc)
 {
 	char pmu[PERFCTR_NAME_MAX];
-	int fd, has;
+	int fd, has, kind = perfctr_topdown_kind(enc->config);
 
-	if (pc_sysfs_pmu_of_type(sysfs_root, enc->type, pmu, sizeof(pmu)))
+	/* a config that is none, or a PMU of perf's own types: no sysfs
+	 * look-up (it scans every PMU: perfctr-run asks for each counter) */
+	if (kind == PERFCTR_TD_NONE ||
+	    (enc->type < PERF_TYPE_MAX && enc->type != PERF_TYPE_RAW) ||
+	    pc_sysfs_pmu_of_type(sysfs_root, enc->type, pmu, sizeof(pmu)))
 		return PERFCTR_TD_NONE;
 	fd = pc_sysfs_pmu_open(sysfs_root, pmu);
 	if (fd < 0)
@@ -26,5 +31,5 @@ int perfctr_topdown__kind(const char *sysfs_root,
 	has = !faccessat(fd, "events/slots", F_OK, 0) &&
 	      !faccessat(fd, "events/topdown-retiring", F_OK, 0);
 	close(fd);
-	return has ? perfctr_topdown_kind(enc->config) : PERFCTR_TD_NONE;
+	return has ? kind : PERFCTR_TD_NONE;
 }
