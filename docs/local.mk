@@ -25,6 +25,7 @@ fn_man_pages = docs/man/fn/cpu_cycles.3stap docs/man/fn/instructions.3stap \
 	docs/man/fn/thread_branch_misses.3stap \
 	docs/man/fn/perfctr_read_thread_event.3stap \
 	docs/man/fn/perfctr_ratio.3stap docs/man/fn/perfctr_percent.3stap \
+	docs/man/fn/perfctr_fold_kstack.3stap docs/man/fn/perfctr_fold_ustack.3stap \
 	docs/man/fn/perfctr_ratio_digits.3stap \
 	docs/man/fn/perfctr_sample_addr.3stap \
 	docs/man/fn/perfctr_sample_phys_addr.3stap \

@@ -100,6 +100,7 @@ int model__uses_payload(const struct model *m)
 
 const char *const tapset_fns[] = {
 	"perfctr_ratio", "perfctr_ratio_digits", "perfctr_percent",
+	"perfctr_fold_kstack", "perfctr_fold_ustack",
 };
 const unsigned int ntapset_fns = sizeof(tapset_fns) / sizeof(tapset_fns[0]);
 
