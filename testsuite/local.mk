@@ -73,11 +73,13 @@ EXTRA_DIST += testsuite/README.md testsuite/guest-run \
 guest_suites_first = testsuite/guest/run-suite testsuite/guest/run-suite-arm64
 TESTS += testsuite/unit/lib/apt-sources.test testsuite/unit/lib/guest-hang.test \
 	testsuite/unit/lib/guest-boot-retry.test \
-	testsuite/unit/lib/guest-kernel-report.test
+	testsuite/unit/lib/guest-kernel-report.test \
+	testsuite/unit/lib/report-blocks.test
 EXTRA_DIST += testsuite/unit/lib/apt-sources.test testsuite/unit/lib/guest-hang.test \
 	testsuite/unit/lib/guest-hang testsuite/unit/lib/guest-boot-retry.test \
 	testsuite/unit/lib/guest-boot-retry \
-	testsuite/unit/lib/guest-kernel-report.test
+	testsuite/unit/lib/guest-kernel-report.test \
+	testsuite/unit/lib/report-blocks.test
 # the rest after every host test (Makefile.am appends them last), so
 # that what ends the run is these suites, not a host test left alone
 guest_suites_later = \

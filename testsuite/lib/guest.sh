@@ -460,7 +460,8 @@ GUEST_KNOWN_REPORTS=$top_srcdir/testsuite/lib/known-reports
 # matches GUEST_KERNEL_BAD_RE and the 6 after it), "--" between them: the
 # ones no known ERE matches, or those it does.  A KCSAN data race whose
 # title names no function of a module of ours ([stap_...], [perfctr_...])
-# is the kernel's own: known.
+# is the kernel's own: known.  The panic an Oops ends in ("Kernel panic -
+# not syncing: Fatal exception") is that Oops' own: known when it is.
 guest_report_blocks() {
 	local known
 	known=$({ grep -v '^#' "$GUEST_KNOWN_REPORTS" || true; } | cut -f1 | paste -sd '|' -)
@@ -468,10 +469,19 @@ guest_report_blocks() {
 		function is_known() {
 			if (block ~ /BUG: KCSAN: /)
 				return title !~ /\[(stap|perfctr)_/
+			if (title ~ /Kernel panic - not syncing: Fatal exception/ && oopsed)
+				return oops_known
 			return known != "" && block ~ known
 		}
-		function flush() {
-			if (block != "" && is_known() == (want == "known"))
+		function flush(   k) {
+			if (block == "")
+				return
+			k = is_known()
+			if (title ~ /Oops/) {
+				oopsed = 1
+				oops_known = k
+			}
+			if (k == (want == "known"))
 				printf "%s%s", n++ ? "--\n" : "", block
 			block = ""
 			left = 0
