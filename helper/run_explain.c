@@ -233,6 +233,14 @@ int explain__payload(const struct plan *p, unsigned int k, int cpu,
 			 "the kernel refuses PERF_SAMPLE_BRANCH_STACK for it "
 			 "(%s)", perfctr_payload__fn(bit), req->event, cpu,
 			 why);
+	else if (bit == PERFCTR_PL_CALLCHAIN && err == -EOVERFLOW)
+		snprintf(msg, len, "%s reads the call chain of each sample, "
+			 "up to %d frames, and this machine's "
+			 "kernel.perf_event_max_stack is lower: the kernel "
+			 "refuses the chain for \"%s\" (%s); raise it "
+			 "(sysctl kernel.perf_event_max_stack=%d)",
+			 perfctr_payload__fn(bit), PERFCTR_MAX_STACK,
+			 req->event, why, PERFCTR_MAX_STACK);
 	else
 		snprintf(msg, len, "%s: the kernel refuses the sample type it "
 			 "needs for \"%s\" on CPU %d (%s)",

@@ -166,6 +166,7 @@ static const struct {
 	{ PERFCTR_PL_WEIGHT, "perfctr_sample_weight()" },
 	{ PERFCTR_PL_SRC, "perfctr_sample_data_src()" },
 	{ PERFCTR_PL_BRANCH, "perfctr_sample_branches()" },
+	{ PERFCTR_PL_CALLCHAIN, "perfctr_sample_callchain()" },
 };
 
 const char *perfctr_payload__fn(unsigned int bit)

@@ -217,8 +217,12 @@ struct perfctr_gsnap {
 struct perfctr_sample_now {
 	struct perf_event *event;
 	struct perf_sample_data *data;
+	struct pt_regs *regs;
 	unsigned int idx;		/* the clause */
 	unsigned int level;		/* perfctr_sample_level() */
+	/* its call chain once a payload function built it
+	 * (perfctr_chain.c), NULL before */
+	const struct perfctr_chain *chain;
 };
 
 static void perfctr_sample_run(unsigned int idx, struct perf_event *ev,
@@ -263,7 +267,7 @@ struct perfctr_cpu {
 	} thr_in[2];
 #endif
 #ifdef PERFCTR_HAVE_PAYLOAD
-	const struct perfctr_sample_now *sample;	/* NULL: no body runs */
+	struct perfctr_sample_now *sample;	/* NULL: no body runs */
 #endif
 #ifdef PERFCTR_NSOCKET
 	/* each .socket counter's socket of this CPU (perfctr_socket.c), or

@@ -51,7 +51,8 @@ static inline unsigned long long perfctr_payload_sample_type(unsigned int pl)
 	       (pl & PERFCTR_PL_PHYS ? PERF_SAMPLE_PHYS_ADDR : 0) |
 	       (pl & PERFCTR_PL_WEIGHT ? PERF_SAMPLE_WEIGHT_STRUCT : 0) |
 	       (pl & PERFCTR_PL_SRC ? PERF_SAMPLE_DATA_SRC : 0) |
-	       (pl & PERFCTR_PL_BRANCH ? PERF_SAMPLE_BRANCH_STACK : 0);
+	       (pl & PERFCTR_PL_BRANCH ? PERF_SAMPLE_BRANCH_STACK : 0) |
+	       (pl & PERFCTR_PL_CALLCHAIN ? PERF_SAMPLE_CALLCHAIN : 0);
 }
 
 /*
@@ -64,7 +65,9 @@ static inline unsigned long long perfctr_payload_sample_type(unsigned int pl)
  * asks the PMU for what it records only when asked: a data address,
  * weight and data source (PEBS, IBS), the branch stack (LBR, BRBE:
  * every branch taken, at the levels the event counts, as perf record
- * -b).
+ * -b), the call chain (PERFCTR_MAX_STACK frames, which the kernel
+ * refuses where perf_event_max_stack is lower; a driver that records
+ * the chain itself, x86's PEBS, then records as many).
  */
 static inline void perfctr_attr_sample(struct perf_event_attr *a,
 				       unsigned int period, unsigned int freq,
@@ -82,6 +85,8 @@ static inline void perfctr_attr_sample(struct perf_event_attr *a,
 	/* perf_event_open(2) would add the levels to branch_sample_type
 	 * from the exclude bits; perf_event_create_kernel_counter() takes
 	 * the attr as it is */
+	if (pl & PERFCTR_PL_CALLCHAIN)
+		a->sample_max_stack = PERFCTR_MAX_STACK;
 	if (pl & PERFCTR_PL_BRANCH)
 		a->branch_sample_type = PERF_SAMPLE_BRANCH_ANY |
 			(a->exclude_user ? 0 : PERF_SAMPLE_BRANCH_USER) |

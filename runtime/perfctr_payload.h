@@ -40,35 +40,60 @@
 #define PERFCTR_PL_WEIGHT	0x04u	/* PERF_SAMPLE_WEIGHT_STRUCT */
 #define PERFCTR_PL_SRC		0x08u	/* PERF_SAMPLE_DATA_SRC */
 #define PERFCTR_PL_BRANCH	0x10u	/* PERF_SAMPLE_BRANCH_STACK */
-#define PERFCTR_PL_ALL		0x1fu
+#define PERFCTR_PL_CALLCHAIN	0x20u	/* PERF_SAMPLE_CALLCHAIN */
+#define PERFCTR_PL_ALL		0x3fu
+
+/* The frames a sample's call chain holds at most, kernel and user
+ * together: perf's default perf_event_max_stack.  A sampling event that
+ * records the chain asks for as many (sample_max_stack), which the
+ * kernel refuses where the sysctl is set lower. */
+#define PERFCTR_MAX_STACK	127
 
 /* The values a sampling body reads, each by a function of the tapset
- * (arg: it takes a branch record's index), and the payload the clause
- * must have asked for (0: every sample has it). */
+ * (arg: what its index counts, "" for a function that takes none), and
+ * the payload the clause must have asked for (0: every sample has it). */
 enum perfctr_pv {
 	PERFCTR_PV_ADDR, PERFCTR_PV_PHYS, PERFCTR_PV_WEIGHT,
 	PERFCTR_PV_INS_LAT, PERFCTR_PV_SRC, PERFCTR_PV_PERIOD,
 	PERFCTR_PV_COUNT, PERFCTR_PV_BRANCHES, PERFCTR_PV_BR_FROM,
-	PERFCTR_PV_BR_TO, PERFCTR_PV_BR_FLAGS, PERFCTR_PV_N
+	PERFCTR_PV_BR_TO, PERFCTR_PV_BR_FLAGS, PERFCTR_PV_CALLCHAIN,
+	PERFCTR_PV_KERNEL_FRAMES, PERFCTR_PV_IP, PERFCTR_PV_N
 };
+
+#define PERFCTR_PV_BRANCH_INDEX \
+	"the index of a branch record, 0 to perfctr_sample_branches() - 1"
+#define PERFCTR_PV_FRAME_INDEX \
+	"the index of a frame, 0 (the innermost) to perfctr_sample_callchain() - 1"
 
 static const struct perfctr_pv_desc {
 	const char *fn;
 	unsigned int bit;
-	int arg;
+	const char *arg;
 } perfctr_pvs[PERFCTR_PV_N] = {
-	[PERFCTR_PV_ADDR] = { "perfctr_sample_addr", PERFCTR_PL_ADDR, 0 },
-	[PERFCTR_PV_PHYS] = { "perfctr_sample_phys_addr", PERFCTR_PL_PHYS, 0 },
-	[PERFCTR_PV_WEIGHT] = { "perfctr_sample_weight", PERFCTR_PL_WEIGHT, 0 },
-	[PERFCTR_PV_INS_LAT] = { "perfctr_sample_ins_lat", PERFCTR_PL_WEIGHT, 0 },
-	[PERFCTR_PV_SRC] = { "perfctr_sample_data_src", PERFCTR_PL_SRC, 0 },
-	[PERFCTR_PV_PERIOD] = { "perfctr_sample_period", 0, 0 },
-	[PERFCTR_PV_COUNT] = { "perfctr_sample_count", 0, 0 },
-	[PERFCTR_PV_BRANCHES] = { "perfctr_sample_branches", PERFCTR_PL_BRANCH, 0 },
-	[PERFCTR_PV_BR_FROM] = { "perfctr_sample_branch_from", PERFCTR_PL_BRANCH, 1 },
-	[PERFCTR_PV_BR_TO] = { "perfctr_sample_branch_to", PERFCTR_PL_BRANCH, 1 },
-	[PERFCTR_PV_BR_FLAGS] = { "perfctr_sample_branch_flags", PERFCTR_PL_BRANCH, 1 },
+	[PERFCTR_PV_ADDR] = { "perfctr_sample_addr", PERFCTR_PL_ADDR, "" },
+	[PERFCTR_PV_PHYS] = { "perfctr_sample_phys_addr", PERFCTR_PL_PHYS, "" },
+	[PERFCTR_PV_WEIGHT] = { "perfctr_sample_weight", PERFCTR_PL_WEIGHT, "" },
+	[PERFCTR_PV_INS_LAT] = { "perfctr_sample_ins_lat", PERFCTR_PL_WEIGHT, "" },
+	[PERFCTR_PV_SRC] = { "perfctr_sample_data_src", PERFCTR_PL_SRC, "" },
+	[PERFCTR_PV_PERIOD] = { "perfctr_sample_period", 0, "" },
+	[PERFCTR_PV_COUNT] = { "perfctr_sample_count", 0, "" },
+	[PERFCTR_PV_BRANCHES] = { "perfctr_sample_branches", PERFCTR_PL_BRANCH, "" },
+	[PERFCTR_PV_BR_FROM] = { "perfctr_sample_branch_from", PERFCTR_PL_BRANCH,
+				 PERFCTR_PV_BRANCH_INDEX },
+	[PERFCTR_PV_BR_TO] = { "perfctr_sample_branch_to", PERFCTR_PL_BRANCH,
+			       PERFCTR_PV_BRANCH_INDEX },
+	[PERFCTR_PV_BR_FLAGS] = { "perfctr_sample_branch_flags", PERFCTR_PL_BRANCH,
+				  PERFCTR_PV_BRANCH_INDEX },
+	[PERFCTR_PV_CALLCHAIN] = { "perfctr_sample_callchain",
+				   PERFCTR_PL_CALLCHAIN, "" },
+	[PERFCTR_PV_KERNEL_FRAMES] = { "perfctr_sample_kernel_frames",
+				       PERFCTR_PL_CALLCHAIN, "" },
+	[PERFCTR_PV_IP] = { "perfctr_sample_ip", PERFCTR_PL_CALLCHAIN,
+			    PERFCTR_PV_FRAME_INDEX },
 };
+
+/* Does payload function d take an index? */
+#define perfctr_pv_indexed(d)	((d)->arg[0] != '\0')
 
 /* Level numbers newer than some kernels' uapi (Linux 6.12's values). */
 #ifndef PERF_MEM_LVLNUM_L2_MHB

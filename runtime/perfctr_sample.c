@@ -45,6 +45,8 @@
 #ifdef PERFCTR_HAVE_PAYLOAD
 #include <linux/io.h>		/* virt_to_phys(), page_to_phys() */
 #include <linux/mm.h>
+#include <linux/uaccess.h>	/* copy_from_user_nofault() */
+#include "perfctr_chain.c"
 #endif
 
 /* body runs per CPU per clause; alloc_percpu(), not DEFINE_PER_CPU: the
@@ -94,10 +96,10 @@ static void perfctr_sample_run(unsigned int idx, struct perf_event *ev,
 			       struct pt_regs *regs)
 {
 	struct perfctr_sample_now now = { .event = ev, .data = data,
-					  .idx = idx,
+					  .regs = regs, .idx = idx,
 					  .level = perfctr_sample_level() };
 	struct perfctr_cpu __percpu *pcs = READ_ONCE(perfctr_cpus);
-	const struct perfctr_sample_now *prev = NULL;
+	struct perfctr_sample_now *prev = NULL;
 	struct perfctr_cpu *pc = NULL;
 
 	if (likely(pcs)) {
@@ -163,16 +165,36 @@ perfctr_sample_branch(const struct perf_sample_data *d, long long arg)
 	return &br->entries[arg];
 }
 
+/* Frame arg of the sample's call chain, its length or its kernel part. */
+static int perfctr_sample_frame(struct perfctr_sample_now *now,
+				unsigned int pv, long long arg, u64 *val)
+{
+	const struct perfctr_chain *c = perfctr_sample_chain(now);
+
+	if (!c)
+		return -ENOMEM;		/* no buffer: not recorded */
+	if (pv == PERFCTR_PV_CALLCHAIN)
+		*val = c->nr;
+	else if (pv == PERFCTR_PV_KERNEL_FRAMES)
+		*val = c->kern;
+	else if (arg < 0 || arg >= c->nr)
+		return -ERANGE;
+	else
+		*val = c->ip[arg];
+	return 0;
+}
+
 /*
  * What the sample whose body runs on this CPU carries: value pv
- * (PERFCTR_PV_*; arg, a branch record's index).  Any probe context.
- * Returns 0, -ENOENT (no sample: not in a sampling body), -EPERM (the
- * clause does not record it), -ERANGE (no such branch record).
+ * (PERFCTR_PV_*; arg, a branch record's or a frame's index).  Any probe
+ * context.  Returns 0, -ENOENT (no sample: not in a sampling body),
+ * -EPERM (the clause does not record it), -ERANGE (no such branch record
+ * or frame).
  */
 static int perfctr_sample_value(unsigned int pv, long long arg, u64 *val)
 {
 	struct perfctr_cpu __percpu *pcs = READ_ONCE(perfctr_cpus);
-	const struct perfctr_sample_now *now;
+	struct perfctr_sample_now *now;
 	const struct perf_branch_entry *e;
 	const struct perf_sample_data *d;
 	u64 flags;
@@ -212,6 +234,10 @@ static int perfctr_sample_value(unsigned int pv, long long arg, u64 *val)
 		*val = flags & PERF_SAMPLE_BRANCH_STACK && d->br_stack ?
 		       d->br_stack->nr : 0;
 		break;
+	case PERFCTR_PV_CALLCHAIN:
+	case PERFCTR_PV_KERNEL_FRAMES:
+	case PERFCTR_PV_IP:
+		return perfctr_sample_frame(now, pv, arg, val);
 	default:
 		e = perfctr_sample_branch(d, arg);
 		if (!e)
@@ -223,7 +249,7 @@ static int perfctr_sample_value(unsigned int pv, long long arg, u64 *val)
 }
 
 /* Why a payload function failed; only on the error path. */
-static const char *perfctr_payload_error(int rc)
+static const char *perfctr_payload_error(int rc, unsigned int pv)
 {
 	switch (rc) {
 	case -ENOENT:
@@ -235,8 +261,13 @@ static const char *perfctr_payload_error(int rc)
 		       "for what its body, or a function its body calls, "
 		       "reads)";
 	}
-	return "this sample has no branch record at that index: they go "
-	       "from 0 to perfctr_sample_branches() - 1";
+	if (rc == -ERANGE)
+		return pv == PERFCTR_PV_IP ?
+		       "this sample has no frame at that index: they go from 0 "
+		       "(the innermost) to perfctr_sample_callchain() - 1" :
+		       "this sample has no branch record at that index: they "
+		       "go from 0 to perfctr_sample_branches() - 1";
+	return "the module has no call chain buffer";
 }
 
 /* The body of a payload function: value pv of the running sample, or a
@@ -244,18 +275,27 @@ static const char *perfctr_payload_error(int rc)
 #define PERFCTR_PAYLOAD(pv, i, site) do {				\
 	u64 v_ = 0;							\
 	int rc_ = perfctr_sample_value((pv), (i), &v_);			\
-	if (unlikely(rc_) && perfctr_pvs[(pv)].arg)			\
+	if (unlikely(rc_) && perfctr_pv_indexed(&perfctr_pvs[(pv)]))	\
 		PERFCTR_FAIL((site), "%s(%lld): %s",			\
 			     perfctr_pvs[(pv)].fn, (long long)(i),	\
-			     perfctr_payload_error(rc_));		\
+			     perfctr_payload_error(rc_, (pv)));		\
 	if (unlikely(rc_))						\
 		PERFCTR_FAIL((site), "%s(): %s", perfctr_pvs[(pv)].fn,	\
-			     perfctr_payload_error(rc_));		\
+			     perfctr_payload_error(rc_, (pv)));		\
 	STAP_RETURN(v_);						\
+} while (0)
+
+/* Whether the sample whose body runs here has a call chain: the
+ * generated fold functions' test (translator/emit.c). */
+#define PERFCTR_CHAIN_HERE() do {					\
+	u64 v_;								\
+	STAP_RETURN(!perfctr_sample_value(PERFCTR_PV_CALLCHAIN, 0, &v_));	\
 } while (0)
 #else
 /* stap's own handler: nothing reads the sample */
 #define perfctr_sample_handler(idx) perfctr_sample_stap[(idx)]
+static int perfctr_chains_start(void) { return 0; }
+static void perfctr_chains_stop(void) { }
 #endif /* PERFCTR_HAVE_PAYLOAD */
 
 /* Sleepable; at start, before stap's init creates its perf probes. */
@@ -264,13 +304,14 @@ static int perfctr_samples_start(void)
 	perfctr_sample_runs = __alloc_percpu(sizeof(unsigned long) *
 					     PERFCTR_NDECLARED,
 					     __alignof__(unsigned long));
-	return perfctr_sample_runs ? 0 : -ENOMEM;
+	return perfctr_sample_runs ? perfctr_chains_start() : -ENOMEM;
 }
 
 static void perfctr_samples_stop(void)
 {
 	free_percpu(perfctr_sample_runs);
 	perfctr_sample_runs = NULL;
+	perfctr_chains_stop();
 }
 
 static void perfctr_sample_attr(unsigned int idx, struct perf_event_attr *a)

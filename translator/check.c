@@ -614,6 +614,19 @@ static int check_payload_call(const struct model *m,
 	return 1;
 }
 
+/* The payload a call of one of the tapset's functions reads in a
+ * sampling body (perfctr_fold_kstack(): the call chain), unless the
+ * script defines the function itself. */
+static unsigned int tapset_call_payload(const struct model *m,
+					const struct script_call *c)
+{
+	int tf = model__tapset_fn(c->name, strlen(c->name));
+
+	if (tf < 0 || m->tapset_user_defined & (1u << tf))
+		return 0;
+	return tapset_fns[tf].payload;
+}
+
 /*
  * What each sampling clause asks the kernel to record: the payloads its
  * body reads, directly or through the functions it calls (their
@@ -627,6 +640,16 @@ static void payload_closure(struct model *m)
 	unsigned int bit;
 	size_t i;
 	int changed = 1;
+
+	for (i = 0; i < m->ncalls; i++) {
+		const struct script_call *c = &m->calls[i];
+
+		bit = tapset_call_payload(m, c);
+		if (bit && c->fn)
+			m->fns[c->fn - 1].payload |= bit;
+		else if (bit && c->clause)
+			m->counters[c->clause - 1].payload |= bit;
+	}
 
 	for (i = 0; i < m->nreads; i++) {
 		const struct counter_read *r = &m->reads[i];

@@ -280,8 +280,21 @@ static void emit_sums(struct strbuf *sb, const struct model *m)
 		strbuf__printf(sb, " }\n");
 }
 
+/* The payloads the used sampling clauses record, together. */
+static unsigned int clauses_payload(const struct model *m)
+{
+	unsigned int pl = 0;
+	size_t i;
+
+	for (i = 0; i < m->ncounters; i++)
+		if (m->counters[i].used && counter__samples(&m->counters[i]))
+			pl |= m->counters[i].payload;
+	return pl;
+}
+
 /* Does a sampling body read what its sample carries (a payload
- * function of ours, not the script's own)? */
+ * function of ours, not the script's own, or a tapset function that
+ * reads one)? */
 static int reads_payload(const struct model *m)
 {
 	size_t i;
@@ -290,7 +303,7 @@ static int reads_payload(const struct model *m)
 		if (m->reads[i].payload_fn &&
 		    !(m->pl_user_defined & (1u << (m->reads[i].payload_fn - 1))))
 			return 1;
-	return 0;
+	return clauses_payload(m) != 0;
 }
 
 /*
@@ -679,8 +692,10 @@ static void emit_site(struct strbuf *sb, const struct model *m,
 
 		strbuf__printf(sb, "function __pc%u:long (%s) %%{ /* pure */ "
 			       "PERFCTR_PAYLOAD(%u, %s, %u); %%}\n", r->site - 1,
-			       pv->arg ? "i:long" : "", r->payload_fn - 1,
-			       pv->arg ? "STAP_ARG_i" : "0", r->site - 1);
+			       perfctr_pv_indexed(pv) ? "i:long" : "",
+			       r->payload_fn - 1,
+			       perfctr_pv_indexed(pv) ? "STAP_ARG_i" : "0",
+			       r->site - 1);
 		return;
 	}
 	if (r->dynamic) {
@@ -772,6 +787,39 @@ static void emit_event_fns(struct strbuf *sb, const struct model *m)
 }
 
 /*
+ * The fold functions of the tapset, over the sample's call chain where
+ * a clause records it: an overload at stap's default priority, which
+ * tries it first, and which passes (next) to the tapset's own, over
+ * stap's backtrace (priority 100), wherever no sample with a chain is
+ * (another probe, a clause that does not record one).
+ */
+static void emit_chain_folds(struct strbuf *sb, const struct model *m)
+{
+	static const char *const range[2] = {
+		"0, perfctr_sample_kernel_frames(), 0",
+		"perfctr_sample_kernel_frames(), perfctr_sample_callchain(), 1",
+	};
+	unsigned int k;
+	int tf;
+
+	if (!(clauses_payload(m) & PERFCTR_PL_CALLCHAIN))
+		return;
+	strbuf__printf(sb, "function __perfctr_chain_here:long () %%{ "
+		       "/* pure */ PERFCTR_CHAIN_HERE(); %%}\n");
+	for (k = 0; k < 2; k++) {
+		const char *name = k ? "perfctr_fold_ustack" :
+				   "perfctr_fold_kstack";
+
+		tf = model__tapset_fn(name, strlen(name));
+		if (!(m->tapset_calls & ~m->tapset_user_defined & (1u << tf)))
+			continue;
+		strbuf__printf(sb, "function %s:string () { if "
+			       "(!__perfctr_chain_here()) next; return "
+			       "__perfctr_fold_chain(%s) }\n", name, range[k]);
+	}
+}
+
+/*
  * The static tapset's payload functions (tapset/perfctr.stp) call
  * __perfctr_sample_NAME(arg, site), for calls that are not rewritten
  * (the user's tapsets); its decoders call __perfctr_mem_NAME(v) and
@@ -782,6 +830,7 @@ static void emit_payload_fns(struct strbuf *sb, const struct model *m)
 {
 	unsigned int pv, k;
 
+	emit_chain_folds(sb, m);
 	for (pv = 0; reads_payload(m) && pv < PERFCTR_PV_N; pv++)
 		strbuf__printf(sb, "function __%s:long (arg:long, site:long) "
 			       "%%{ /* pure */ PERFCTR_PAYLOAD(%u, STAP_ARG_arg, "

@@ -98,9 +98,11 @@ int model__uses_payload(const struct model *m)
 	return 0;
 }
 
-const char *const tapset_fns[] = {
-	"perfctr_ratio", "perfctr_ratio_digits", "perfctr_percent",
-	"perfctr_fold_kstack", "perfctr_fold_ustack",
+const struct tapset_fn tapset_fns[] = {
+	{ "perfctr_ratio", 0 }, { "perfctr_ratio_digits", 0 },
+	{ "perfctr_percent", 0 },
+	{ "perfctr_fold_kstack", PERFCTR_PL_CALLCHAIN },
+	{ "perfctr_fold_ustack", PERFCTR_PL_CALLCHAIN },
 };
 const unsigned int ntapset_fns = sizeof(tapset_fns) / sizeof(tapset_fns[0]);
 
@@ -128,7 +130,8 @@ void model__describe_read(const struct counter_read *r, char *buf,
 
 	if (r->payload_fn)
 		snprintf(buf, len, "%s(%s)", perfctr_pvs[r->payload_fn - 1].fn,
-			 perfctr_pvs[r->payload_fn - 1].arg ? "..." : "");
+			 perfctr_pv_indexed(&perfctr_pvs[r->payload_fn - 1]) ?
+			 "..." : "");
 	else if (r->event_fn && event_fns[r->event_fn - 1].event)
 		snprintf(buf, len, "%s()", name);
 	else if (r->dynamic)

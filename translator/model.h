@@ -111,9 +111,15 @@ struct decoder_fn {
 extern const struct decoder_fn decoder_fns[];
 extern const unsigned int ndecoder_fns;
 
-/* The static tapset's pure script functions (perfctr_ratio() ...): they
- * need no counter, only the tapset on stap's path. */
-extern const char *const tapset_fns[];
+/* The static tapset's script functions (perfctr_ratio() ...): they need
+ * no counter, only the tapset on stap's path.  payload: what a sampling
+ * body that calls one records for it (PERFCTR_PL_*), which the generated
+ * tapset then reads in an overload of its own (emit.c). */
+struct tapset_fn {
+	const char *name;
+	unsigned int payload;
+};
+extern const struct tapset_fn tapset_fns[];
 extern const unsigned int ntapset_fns;
 
 /* The probes a read sits in, by their points' first components: the task

@@ -461,16 +461,14 @@ static void payload_call(struct parser *ps, int pv)
 
 	next(ps);		/* "(" */
 	none = token__is(ps->src, peek(ps), TK_OPERATOR, ")");
-	if (!d->arg && !none) {
+	if (!perfctr_pv_indexed(d) && !none) {
 		next(ps);
 		parse_error(ps, "%s() takes no arguments", d->fn);
 		return;
 	}
-	if (d->arg && none) {
+	if (perfctr_pv_indexed(d) && none) {
 		next(ps);
-		parse_error(ps, "%s() takes the index of a branch record, 0 "
-			    "to perfctr_sample_branches() - 1: %s(I)", d->fn,
-			    d->fn);
+		parse_error(ps, "%s() takes %s: %s(I)", d->fn, d->arg, d->fn);
 		return;
 	}
 	r = add_read(ps, &name, READ_FN_READ);
@@ -637,8 +635,11 @@ static void scan_token(struct parser *ps)
 		 token__is(ps->src, peek(ps), TK_OPERATOR, "("))
 		event_call(ps, event_fn_at(ps, &ps->t));
 	else if (tapset_fn_at(ps, &ps->t) >= 0 &&
-		 token__is(ps->src, peek(ps), TK_OPERATOR, "("))
+		 token__is(ps->src, peek(ps), TK_OPERATOR, "(")) {
 		ps->m->tapset_calls |= 1u << tapset_fn_at(ps, &ps->t);
+		if (ps->depth > 0 && (ps->fn || ps->sampling || ps->stmt))
+			record_call(ps);	/* it may read the sample */
+	}
 	else if (payload_fn_at(ps, &ps->t) >= 0 &&
 		 token__is(ps->src, peek(ps), TK_OPERATOR, "("))
 		payload_call(ps, payload_fn_at(ps, &ps->t));
