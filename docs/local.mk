@@ -38,6 +38,9 @@ fn_man_pages = docs/man/fn/cpu_cycles.3stap docs/man/fn/instructions.3stap \
 	docs/man/fn/perfctr_sample_branch_from.3stap \
 	docs/man/fn/perfctr_sample_branch_to.3stap \
 	docs/man/fn/perfctr_sample_branch_flags.3stap \
+	docs/man/fn/perfctr_sample_callchain.3stap \
+	docs/man/fn/perfctr_sample_kernel_frames.3stap \
+	docs/man/fn/perfctr_sample_ip.3stap \
 	docs/man/fn/perfctr_mem_level.3stap \
 	docs/man/fn/perfctr_mem_tlb.3stap \
 	docs/man/fn/perfctr_mem_snoop.3stap \

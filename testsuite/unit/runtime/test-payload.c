@@ -247,9 +247,12 @@ static void attrs(void)
 	perfctr_attr_sample(&a, 100000, 0, 0, PERFCTR_PL_ALL);
 	ok(a.sample_type == (PERF_SAMPLE_ADDR | PERF_SAMPLE_PHYS_ADDR |
 			     PERF_SAMPLE_WEIGHT_STRUCT | PERF_SAMPLE_DATA_SRC |
-			     PERF_SAMPLE_BRANCH_STACK),
+			     PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_CALLCHAIN),
 	   "every payload: ADDR, PHYS_ADDR, WEIGHT_STRUCT, DATA_SRC, "
-	   "BRANCH_STACK");
+	   "BRANCH_STACK, CALLCHAIN");
+	ok(a.sample_max_stack == PERFCTR_MAX_STACK,
+	   "the call chain asks for %d frames (got %u)", PERFCTR_MAX_STACK,
+	   a.sample_max_stack);
 	ok(a.branch_sample_type == (PERF_SAMPLE_BRANCH_ANY |
 				    PERF_SAMPLE_BRANCH_USER),
 	   "  branch stack of a .user event: any branch, user level");
