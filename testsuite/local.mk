@@ -80,6 +80,10 @@ EXTRA_DIST += testsuite/unit/lib/apt-sources.test testsuite/unit/lib/guest-hang.
 	testsuite/unit/lib/guest-boot-retry \
 	testsuite/unit/lib/guest-kernel-report.test \
 	testsuite/unit/lib/report-blocks.test
+# examples/flame.stp's folded stacks loaded into speedscope in headless
+# chromium, a screenshot kept in build/viewer
+TESTS += testsuite/viewer/speedscope.test
+EXTRA_DIST += testsuite/viewer/speedscope.test testsuite/viewer/flame.folded
 # the rest after every host test (Makefile.am appends them last), so
 # that what ends the run is these suites, not a host test left alone
 guest_suites_later = \
