@@ -169,9 +169,13 @@ static void perfctr_chain_user(struct perfctr_chain *c, struct pt_regs *regs)
 #endif
 }
 
-/* The chain perf recorded (PERF_CONTEXT_* markers before each part). */
+/* The chain perf recorded (PERF_CONTEXT_* markers before each part);
+ * its kernel part only where kernel (a PEBS chain starts from the
+ * interrupt's registers, which may be the kernel's for a user-only
+ * event). */
 static void perfctr_chain_copy(struct perfctr_chain *c,
-			       const struct perf_callchain_entry *e)
+			       const struct perf_callchain_entry *e,
+			       bool kernel_ok)
 {
 	bool kernel = false;
 	u64 i;
@@ -183,6 +187,8 @@ static void perfctr_chain_copy(struct perfctr_chain *c,
 			kernel = ip == PERF_CONTEXT_KERNEL;
 			continue;
 		}
+		if (kernel && !kernel_ok)
+			continue;
 		if (!perfctr_chain_put(c, ip))
 			return;
 		if (kernel)
@@ -200,19 +206,20 @@ perfctr_sample_chain(struct perfctr_sample_now *now)
 {
 	const struct perf_event_attr *a = &now->event->attr;
 	struct perfctr_chain *c;
+	bool kernel;
 
 	if (now->chain || !perfctr_chains)
 		return now->chain;
 	c = perfctr_chain_buf(now->level);
 	c->nr = c->kern = 0;
+	/* a user-only event's interrupt can land in the kernel (skid): it
+	 * shows no kernel frames, as it counts none */
+	kernel = !a->exclude_callchain_kernel && !a->exclude_kernel;
 	if (now->data->sample_flags & PERF_SAMPLE_CALLCHAIN &&
 	    now->data->callchain) {
-		perfctr_chain_copy(c, now->data->callchain);
+		perfctr_chain_copy(c, now->data->callchain, kernel);
 	} else {
-		/* a user-only event's interrupt can land in the kernel
-		 * (skid): it shows no kernel frames, as it counts none */
-		if (!a->exclude_callchain_kernel && !a->exclude_kernel &&
-		    !user_mode(now->regs))
+		if (kernel && !user_mode(now->regs))
 			perfctr_chain_kernel(c, now->regs);
 		c->kern = c->nr;
 		if (!a->exclude_callchain_user)
