@@ -8,9 +8,16 @@
  * from a sample in chain_leaf gives chain_leaf, chain_b, chain_a, main;
  * none returns by a tail call, and chain_leaf calls a function after its
  * loop so that aarch64 keeps its frame record too (GCC omits a leaf
- * function's).  Prints "callchain: SPINS spins, WRITES writes, depth 4".
+ * function's).  On aarch64 its return addresses are signed (pac-ret).
+ * Prints "callchain: SPINS spins, WRITES writes, depth 4".
  */
 #pragma GCC optimize("no-omit-frame-pointer", "no-optimize-sibling-calls")
+#ifdef __aarch64__
+/* return addresses signed in the frame records, as Debian's and Fedora's
+ * arm64 packages build (a hint: a NOP where the CPU has no pointer
+ * authentication) */
+#pragma GCC target("branch-protection=pac-ret")
+#endif
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
