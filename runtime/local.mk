@@ -14,7 +14,7 @@ dist_runtime_DATA = runtime/perfctr.h runtime/perfctr_iface.h runtime/perfctr.c 
 	runtime/perfctr_priv.c runtime/perfctr_rearm.c runtime/perfctr_sum.c \
 	runtime/perfctr_snap.h runtime/perfctr_socket.c runtime/perfctr_selftest.c \
 	runtime/perfctr_readerr.h runtime/perfctr_report.c \
-	runtime/perfctr_json.h
+	runtime/perfctr_json.h runtime/perfctr_chain.c
 
 check_PROGRAMS += testsuite/unit/runtime/test-assign \
 	testsuite/unit/runtime/test-assign-roundtrip \
