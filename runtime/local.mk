@@ -6,7 +6,7 @@
 runtimedir = $(pkgdatadir)/runtime
 dist_runtime_DATA = runtime/perfctr.h runtime/perfctr_iface.h runtime/perfctr.c \
 	runtime/perfctr_assign.c \
-	runtime/perfctr_flags.h runtime/perfctr_attr.h runtime/perfctr_topdown.h \
+	runtime/perfctr_flags.h runtime/perfctr_attr.h runtime/perfctr_topdown.h runtime/perfctr_direct.h \
 	runtime/perfctr_payload.h runtime/perfctr_priv_rule.h \
 	runtime/perfctr_cpus.c runtime/perfctr_group.c runtime/perfctr_thread.c \
 	runtime/perfctr_cgroup.c runtime/perfctr_thrpool.c \

@@ -196,6 +196,7 @@ int perfctr_group_event_check(const struct perfctr_slot *s, unsigned int mux,
 struct perfctr_pair {
 	struct perf_event *ev;
 	u64 base;
+	bool direct;	/* ev may be read from the PMU (perfctr_direct.h) */
 };
 
 #ifdef PERFCTR_NGROUPS
@@ -311,6 +312,8 @@ enum {
 	PERFCTR_RACE_TASK_GONE,		/* totals moving */
 	PERFCTR_RACE_SUM_SNAP,		/* a snapshot's first copy half written */
 	PERFCTR_RACE_SAMPLE_SLOT,	/* a sample's slot set, its body not begun */
+	PERFCTR_RACE_DIRECT,		/* a direct read's loads done, the
+					 * register not read (perfctr_direct.h) */
 	PERFCTR_RACE_POINTS
 };
 #ifdef PERFCTR_SELFTEST
@@ -387,6 +390,8 @@ static __always_inline u64 perfctr_event_count(struct perf_event *ev)
 	return local64_read(&ev->count);
 }
 
+#include "perfctr_direct.h"	/* the read straight from the PMU */
+
 /*
  * Reads this CPU's count of request idx, as perfctr_read_local(), for a
  * caller that has IRQs off already (.thread reads and switches) and
@@ -402,9 +407,12 @@ static __always_inline int perfctr_read_on(const struct perfctr_cpu *pc,
 {
 	const struct perfctr_pair *p = perfctr_pair_now(pc, idx);
 	struct perf_event *ev = READ_ONCE(p->ev);
+	u64 v;
 
 	if (likely(ev && perfctr_counting_here(ev))) {
-		*val = p->base + perfctr_event_count(ev);
+		if (!(p->direct && perfctr_direct_read(ev, &v)))
+			v = perfctr_event_count(ev);
+		*val = p->base + v;
 		return 0;
 	}
 	if (READ_ONCE(pc->leaving)) {
@@ -549,11 +557,16 @@ static inline u64 perfctr_scale(u64 count, u64 enabled, u64 running)
 }
 
 /* A multiplexed event's estimate: its count scaled by the share of
- * time it was on the PMU; -EAGAIN when it has not run yet.  IRQs off. */
+ * time it was on the PMU; -EAGAIN when it has not run yet.  direct: its
+ * pair lets it be read from the PMU (perfctr_direct.h).  IRQs off. */
 static __always_inline int perfctr_event_scaled(struct perf_event *ev,
-						u64 *val)
+						bool direct, u64 *val)
 {
-	u64 count = perfctr_event_count(ev), enabled, running;
+	u64 count, enabled, running;
+
+	if (!(direct && perfctr_counting_here(ev) &&
+	      perfctr_direct_read(ev, &count)))
+		count = perfctr_event_count(ev);
 
 	perfctr_event_times(ev, &enabled, &running);
 	if (unlikely(!running))
@@ -581,7 +594,7 @@ static __always_inline int perfctr_read_scaled(unsigned int idx, u64 *val)
 	p = perfctr_pair_now(pc, idx);
 	ev = READ_ONCE(p->ev);
 	if (ev)
-		rc = perfctr_event_scaled(ev, val);
+		rc = perfctr_event_scaled(ev, p->direct, val);
 	else if (perfctr_left_out(idx, smp_processor_id()))
 		rc = PERFCTR_RE_NOT_HERE;
 	if (rc && READ_ONCE(pc->leaving)) {

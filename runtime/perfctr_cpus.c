@@ -185,7 +185,7 @@ static u64 perfctr_event_final(struct perf_event *ev, unsigned int idx)
 
 	if (!perfctr_requests[idx].mux)
 		return perfctr_event_count(ev);
-	return perfctr_event_scaled(ev, &v) ? 0 : v;
+	return perfctr_event_scaled(ev, false, &v) ? 0 : v;
 }
 
 /* Fills the pair cur does not name and flips cur.  On pc's CPU, IRQs
@@ -197,6 +197,7 @@ static void perfctr_pair_set(struct perfctr_cpu *pc, unsigned int idx,
 
 	pc->pair[idx][n].ev = ev;
 	pc->pair[idx][n].base = base;
+	pc->pair[idx][n].direct = ev && perfctr_direct_able(ev);
 	PERFCTR_RACE(PAIR_SET);
 	barrier();	/* an NMI sees the new pair only once it is whole */
 	WRITE_ONCE(pc->cur[idx], n);

@@ -54,6 +54,22 @@ static const struct kconf_probe probes[] = {
 	  "{ return HRTIMER_NORESTART; }\n"
 	  "void perfctr_probe(struct hrtimer *t)\n"
 	  "{ hrtimer_setup(t, f, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD); }\n" },
+	/* where perf counts a CPU's PMU-disabled sections (the direct read,
+	 * runtime/perfctr_direct.h): per CPU in struct pmu before 6.15 */
+	{ "PERFCTR_HAVE_PMU_DISABLE_COUNT",
+	  "#include <linux/perf_event.h>\n"
+	  "int perfctr_probe(struct pmu *p)\n"
+	  "{ return *this_cpu_ptr(p->pmu_disable_count); }\n" },
+	/* in the CPU's struct perf_cpu_pmu_context */
+	{ "PERFCTR_HAVE_CPC_DISABLE_COUNT",
+	  "#include <linux/perf_event.h>\n"
+	  "int perfctr_probe(struct pmu *p)\n"
+	  "{ return this_cpu_ptr(p->cpu_pmu_context)->pmu_disable_count; }\n" },
+	/* there, each CPU's context allocated apart (a per-CPU pointer) */
+	{ "PERFCTR_HAVE_CPC_PTR_DISABLE_COUNT",
+	  "#include <linux/perf_event.h>\n"
+	  "int perfctr_probe(struct pmu *p)\n"
+	  "{ return (*this_cpu_ptr(p->cpu_pmu_context))->pmu_disable_count; }\n" },
 };
 
 #define NPROBES (sizeof(probes) / sizeof(probes[0]))

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * perfctr_direct.h - a CPU counter's count read straight from the PMU.
+ *
+ * The kernel's read of an event that counts on this CPU (pmu->read) folds
+ * what the hardware counter has counted since prev_count into the count:
+ * on arm64 armpmu_event_update() does it with a cmpxchg loop over
+ * prev_count, through two more indirect calls.  A reader that only wants
+ * the value needs none of that: count + ((counter - prev_count) & width),
+ * what perf's user-space self-monitoring computes from its mmap page.
+ *
+ * The direct read loads count and prev_count, reads the register, and
+ * loads both again: only a PMU interrupt on this CPU (an NMI on x86, a
+ * pseudo-NMI on arm64, or the IRQ the reader's own IRQs-off excludes)
+ * writes them under a reader, and if either moved the reader falls back
+ * to pmu->read.  It is taken only where the state is plain: the event is
+ * ACTIVE on this CPU (the caller's test), neither stopped nor marked up
+ * to date by its PMU (PERF_HES_STOPPED, PERF_HES_UPTODATE: perf is moving
+ * it), perf is not inside its PMU-disabled section on this CPU (its
+ * pmu_disable_count: a reader inside it, a kprobe in perf's own code or an
+ * NMI, may find an index half reassigned), and the index names a plain
+ * counter.  Whether an event may be read so is decided once, when its
+ * CPU's pair is set (perfctr_direct_able()), from facts that never change
+ * for the event (its PMU, its width); its index is read each time, as
+ * multiplexing and rescheduling move it between counters.
+ *
+ * arm64: a PMUv3 event counter or the cycle counter of a 32-bit event
+ * (not config1's "long", which chains two counters or uses a 64-bit one
+ * the driver may bias).  The register is named by a tree of tests on the
+ * counter's number, never a jump table or PMSELR (which an interrupted
+ * kernel may be using).  The index mapping changed in Linux 6.11: before,
+ * index 0 was the cycle counter and index N event counter N - 1
+ * (arch/arm64/kernel/perf_event.c, later drivers/perf/arm_pmuv3.c,
+ * ARMV8_IDX_TO_COUNTER); since, index N is event counter N and the cycle
+ * counter 31, the instruction counter (FEAT_PMUv3_ICNTR) 32
+ * (ARMV8_PMU_CYCLE_IDX, ARMV8_PMU_INSTR_IDX in linux/perf/arm_pmuv3.h).
+ * The header's macro tells which, at build time.
+ *
+ * x86_64 (-D PERFCTR_DIRECT_X86 only, until shown on real hardware):
+ * rdpmc of the event's event_base_rdpmc, 48 bits wide, for a general or
+ * fixed counter but the topdown slots counter, of a counting event without
+ * PEBS, on a core PMU ("cpu", "cpu_core", "cpu_atom").
+ *
+ * pmu_disable_count lives per CPU in struct pmu before Linux 6.15, in the
+ * CPU's struct perf_cpu_pmu_context since; the kernel probes
+ * (translator/kconf.c) say which.  A kernel where none compiles gets no
+ * direct read.  docs/design.md, "Direct reads", has the rest.
+ */
+#ifndef PERFCTR_DIRECT_H
+#define PERFCTR_DIRECT_H
+
+#if defined(PERFCTR_HAVE_PMU_DISABLE_COUNT)
+#define PERFCTR_PMU_DISABLE_COUNT(pmu) (*this_cpu_ptr((pmu)->pmu_disable_count))
+#elif defined(PERFCTR_HAVE_CPC_DISABLE_COUNT)
+#define PERFCTR_PMU_DISABLE_COUNT(pmu) \
+	(this_cpu_ptr((pmu)->cpu_pmu_context)->pmu_disable_count)
+#elif defined(PERFCTR_HAVE_CPC_PTR_DISABLE_COUNT)
+#define PERFCTR_PMU_DISABLE_COUNT(pmu) \
+	((*this_cpu_ptr((pmu)->cpu_pmu_context))->pmu_disable_count)
+#endif
+
+#if defined(CONFIG_ARM64) && defined(CONFIG_ARM_PMU) && \
+    defined(PERFCTR_PMU_DISABLE_COUNT) && !defined(PERFCTR_NO_DIRECT)
+#include <linux/perf/arm_pmu.h>
+#if __has_include(<linux/perf/arm_pmuv3.h>)
+#include <linux/perf/arm_pmuv3.h>
+#endif
+#include <asm/sysreg.h>
+
+#if !defined(ARMV8_PMU_CYCLE_IDX)
+/* index 0 the cycle counter, N event counter N - 1 (31: the cycle counter) */
+#define PERFCTR_ARM_COUNTER(idx)	(((idx) - 1) & 31)
+#define PERFCTR_DIRECT 1
+#elif ARMV8_PMU_CYCLE_IDX == 31
+#define PERFCTR_ARM_COUNTER(idx)	(idx)
+#define PERFCTR_DIRECT 1
+#endif	/* any other mapping: not verified, no direct read */
+
+#ifdef PERFCTR_DIRECT
+#define PERFCTR_DIRECT_MASK	0xffffffffULL	/* arm_pmu_event_max_period() */
+
+/* The width flags an event of config1's "long" (or another PMU) has. */
+#ifdef ARMPMU_EVT_63BIT
+#define PERFCTR_ARM_WIDE (ARMPMU_EVT_64BIT | ARMPMU_EVT_47BIT | ARMPMU_EVT_63BIT)
+#elif defined(ARMPMU_EVT_47BIT)
+#define PERFCTR_ARM_WIDE (ARMPMU_EVT_64BIT | ARMPMU_EVT_47BIT)
+#else
+#define PERFCTR_ARM_WIDE ARMPMU_EVT_64BIT
+#endif
+
+static bool perfctr_direct_able(const struct perf_event *ev)
+{
+	const char *name = ev->pmu->name;
+
+	/* arm_pmuv3.c names its PMUs armv8_* and armv9_*; Apple's and the
+	 * uncore PMUs have other registers */
+	return name && (!strncmp(name, "armv8_", 6) ||
+			!strncmp(name, "armv9_", 6)) &&
+	       ev->pmu->task_ctx_nr == perf_hw_context &&
+	       !(ev->attr.config1 & 1) && !(ev->hw.flags & PERFCTR_ARM_WIDE);
+}
+
+#define PERFCTR_EV1(n, b) read_sysreg_s(SYS_PMEVCNTRn_EL0(b))
+#define PERFCTR_EV2(n, b) ((n) & 1 ? PERFCTR_EV1(n, b + 1) : PERFCTR_EV1(n, b))
+#define PERFCTR_EV4(n, b) ((n) & 2 ? PERFCTR_EV2(n, b + 2) : PERFCTR_EV2(n, b))
+#define PERFCTR_EV8(n, b) ((n) & 4 ? PERFCTR_EV4(n, b + 4) : PERFCTR_EV4(n, b))
+
+/* Counter c (0-30: event counters, 31: the cycle counter), by a tree of
+ * bit tests, each leaf one MRS of a register named in the instruction. */
+static __always_inline u64 perfctr_pmu_counter(unsigned int c)
+{
+	if (c & 16) {
+		if (c == 31)
+			return read_sysreg_s(SYS_PMCCNTR_EL0);
+		return c & 8 ? PERFCTR_EV8(c, 24) : PERFCTR_EV8(c, 16);
+	}
+	return c & 8 ? PERFCTR_EV8(c, 8) : PERFCTR_EV8(c, 0);
+}
+
+/* ev's counter now, or false where its index names none we read. */
+static __always_inline bool perfctr_pmu_raw(const struct perf_event *ev,
+					    u64 *raw)
+{
+	int idx = READ_ONCE(ev->hw.idx);
+
+	if ((unsigned int)idx > 31)
+		return false;	/* unassigned, or the instruction counter */
+	*raw = perfctr_pmu_counter(PERFCTR_ARM_COUNTER(idx));
+	return true;
+}
+#endif	/* PERFCTR_DIRECT */
+
+#elif defined(CONFIG_X86_64) && defined(PERFCTR_DIRECT_X86) && \
+      defined(PERFCTR_PMU_DISABLE_COUNT) && !defined(PERFCTR_NO_DIRECT)
+#include <asm/perf_event.h>
+
+#define PERFCTR_DIRECT 1
+#define PERFCTR_DIRECT_MASK	((1ULL << 48) - 1)
+
+static bool perfctr_direct_able(const struct perf_event *ev)
+{
+	const char *name = ev->pmu->name;
+
+	return name && (!strcmp(name, "cpu") || !strcmp(name, "cpu_core") ||
+			!strcmp(name, "cpu_atom")) &&
+	       ev->pmu->task_ctx_nr == perf_hw_context &&
+	       !ev->attr.precise_ip && !is_sampling_event(ev);
+}
+
+static __always_inline bool perfctr_pmu_raw(const struct perf_event *ev,
+					    u64 *raw)
+{
+	int idx = READ_ONCE(ev->hw.idx);
+
+	/* general counters, then the fixed ones but slots; past them the
+	 * metrics, BTS and LBR pseudo-counters */
+	if ((unsigned int)idx >= INTEL_PMC_IDX_FIXED + INTEL_PMC_MAX_FIXED ||
+	    idx == INTEL_PMC_IDX_FIXED_SLOTS || !READ_ONCE(ev->hw.event_base))
+		return false;
+	*raw = native_read_pmc(READ_ONCE(ev->hw.event_base_rdpmc));
+	return true;
+}
+#endif
+
+#ifdef PERFCTR_DIRECT
+/* Test builds count which way each direct read went (perfctr_selftest.c). */
+enum { PERFCTR_DIRECT_HIT, PERFCTR_DIRECT_UNSAFE, PERFCTR_DIRECT_MOVED,
+       PERFCTR_DIRECT_WAYS };
+#ifdef PERFCTR_SELFTEST
+static void perfctr_direct_note(unsigned int way);
+static void perfctr_race_direct(struct perf_event *ev);
+#define PERFCTR_DIRECT_NOTE(way) perfctr_direct_note(PERFCTR_DIRECT_##way)
+#define PERFCTR_RACE_DIRECT(ev) perfctr_race_direct(ev)
+#else
+#define PERFCTR_DIRECT_NOTE(way) do { } while (0)
+#define PERFCTR_RACE_DIRECT(ev) do { } while (0)
+#endif
+
+/*
+ * ev's count read from the PMU without the kernel's update, into *val;
+ * false where it cannot be (the caller takes pmu->read).  ev is ACTIVE on
+ * this CPU and perfctr_direct_able(); IRQs off.
+ */
+static __always_inline bool perfctr_direct_read(struct perf_event *ev,
+						u64 *val)
+{
+	struct hw_perf_event *hw = &ev->hw;
+	u64 count, prev, raw;
+
+	if (unlikely((READ_ONCE(hw->state) &
+		      (PERF_HES_STOPPED | PERF_HES_UPTODATE)) ||
+		     READ_ONCE(PERFCTR_PMU_DISABLE_COUNT(ev->pmu)))) {
+		PERFCTR_DIRECT_NOTE(UNSAFE);
+		return false;
+	}
+	count = local64_read(&ev->count);
+	prev = local64_read(&hw->prev_count);
+	barrier();	/* an interrupt between here and the re-check is seen */
+	PERFCTR_RACE_DIRECT(ev);
+	if (unlikely(!perfctr_pmu_raw(ev, &raw))) {
+		PERFCTR_DIRECT_NOTE(UNSAFE);
+		return false;
+	}
+	barrier();
+	if (unlikely(local64_read(&ev->count) != count ||
+		     local64_read(&hw->prev_count) != prev)) {
+		PERFCTR_DIRECT_NOTE(MOVED);
+		return false;
+	}
+	PERFCTR_DIRECT_NOTE(HIT);
+	*val = count + ((raw - prev) & PERFCTR_DIRECT_MASK);
+	return true;
+}
+#else
+static inline bool perfctr_direct_able(const struct perf_event *ev)
+{
+	return false;
+}
+
+static __always_inline bool perfctr_direct_read(struct perf_event *ev,
+						u64 *val)
+{
+	return false;
+}
+#endif	/* PERFCTR_DIRECT */
+
+#endif	/* PERFCTR_DIRECT_H */
