@@ -191,13 +191,15 @@ int perfctr_group_event_check(const struct perfctr_slot *s, unsigned int mux,
  * (perfctr_cpus.c runs it there through smp_call_function_single), so the
  * only reader that can see a write half done is an NMI nested in it,
  * which reads the pair cur still names; program order on one CPU is all
- * the ordering needed.
+ * the ordering needed.  cur's bit 1 says whether the pair's event may be
+ * read straight from the PMU (perfctr_direct.h), decided when the pair
+ * was set: the reader has it with the load that names the pair.
  */
 struct perfctr_pair {
 	struct perf_event *ev;
 	u64 base;
-	bool direct;	/* ev may be read from the PMU (perfctr_direct.h) */
 };
+#define PERFCTR_CUR_DIRECT	2
 
 #ifdef PERFCTR_NGROUPS
 /* A group on one CPU as the current probe reads it (perfctr_group.c):
@@ -287,14 +289,26 @@ struct perfctr_cpu {
 
 static struct perfctr_cpu __percpu *perfctr_cpus;
 
-/* The pair that holds for request idx on this CPU's pc.  IRQs off. */
+/* The pair that holds for request idx on this CPU's pc, and whether its
+ * event may be read from the PMU.  IRQs off. */
 static __always_inline const struct perfctr_pair *
-perfctr_pair_now(const struct perfctr_cpu *pc, unsigned int idx)
+perfctr_pair_direct(const struct perfctr_cpu *pc, unsigned int idx,
+		    bool *direct)
 {
 	unsigned int c = READ_ONCE(pc->cur[idx]);
 
 	barrier();	/* the pair was written before cur, on this CPU */
+	*direct = c & PERFCTR_CUR_DIRECT;
 	return &pc->pair[idx][c & 1];
+}
+
+/* The pair alone. */
+static __always_inline const struct perfctr_pair *
+perfctr_pair_now(const struct perfctr_cpu *pc, unsigned int idx)
+{
+	bool direct;
+
+	return perfctr_pair_direct(pc, idx, &direct);
 }
 
 /*
@@ -405,12 +419,14 @@ static bool perfctr_left_out(unsigned int idx, int cpu);
 static __always_inline int perfctr_read_on(const struct perfctr_cpu *pc,
 					   unsigned int idx, u64 *val)
 {
-	const struct perfctr_pair *p = perfctr_pair_now(pc, idx);
+	bool direct;
+	const struct perfctr_pair *p = perfctr_pair_direct(pc, idx, &direct);
 	struct perf_event *ev = READ_ONCE(p->ev);
 	u64 v;
 
-	if (likely(ev && perfctr_counting_here(ev))) {
-		if (!(p->direct && perfctr_direct_read(ev, &v)))
+	/* ev is bound to this CPU: ACTIVE is on this CPU */
+	if (likely(ev && READ_ONCE(ev->state) == PERF_EVENT_STATE_ACTIVE)) {
+		if (!(direct && perfctr_direct_read(ev, &v)))
 			v = perfctr_event_count(ev);
 		*val = p->base + v;
 		return 0;
@@ -581,6 +597,7 @@ static __always_inline int perfctr_event_scaled(struct perf_event *ev,
  * estimate). */
 static __always_inline int perfctr_read_scaled(unsigned int idx, u64 *val)
 {
+	bool direct;
 	const struct perfctr_cpu *pc;
 	const struct perfctr_pair *p;
 	struct perf_event *ev;
@@ -591,10 +608,10 @@ static __always_inline int perfctr_read_scaled(unsigned int idx, u64 *val)
 		return rc;
 	local_irq_save(flags);
 	pc = this_cpu_ptr(perfctr_cpus);
-	p = perfctr_pair_now(pc, idx);
+	p = perfctr_pair_direct(pc, idx, &direct);
 	ev = READ_ONCE(p->ev);
 	if (ev)
-		rc = perfctr_event_scaled(ev, p->direct, val);
+		rc = perfctr_event_scaled(ev, direct, val);
 	else if (perfctr_left_out(idx, smp_processor_id()))
 		rc = PERFCTR_RE_NOT_HERE;
 	if (rc && READ_ONCE(pc->leaving)) {

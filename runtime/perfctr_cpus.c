@@ -197,10 +197,10 @@ static void perfctr_pair_set(struct perfctr_cpu *pc, unsigned int idx,
 
 	pc->pair[idx][n].ev = ev;
 	pc->pair[idx][n].base = base;
-	pc->pair[idx][n].direct = ev && perfctr_direct_able(ev);
 	PERFCTR_RACE(PAIR_SET);
 	barrier();	/* an NMI sees the new pair only once it is whole */
-	WRITE_ONCE(pc->cur[idx], n);
+	WRITE_ONCE(pc->cur[idx], n | (ev && perfctr_direct_able(ev) ?
+				      PERFCTR_CUR_DIRECT : 0));
 	/* no reader is half way through the old pair now: an NMI that was
 	 * has returned.  Only the pair that holds names an event. */
 	pc->pair[idx][!n].ev = NULL;
