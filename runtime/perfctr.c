@@ -237,6 +237,16 @@ static int perfctr_scaled(unsigned int idx, s64 count, s64 per, s64 *out)
 	return 0;
 }
 
+#ifdef PERFCTR_DIRECT
+/* The direct read alone, never called: testsuite/lib/check-read-path
+ * proves from this copy that it has no indirect call or branch. */
+static noinline __used bool perfctr_direct_path_check(struct perf_event *ev,
+						       u64 *v)
+{
+	return perfctr_direct_read(ev, v);
+}
+#endif
+
 /*
  * The read path as a function of its own, never called: reads are inlined
  * into stap's generated functions and probe handlers, where no symbol marks
