@@ -21,7 +21,8 @@
  * NMI, may find an index half reassigned), and the index names a plain
  * counter.  Whether an event may be read so is decided once, when its
  * CPU's pair is set (perfctr_direct_able()), from facts that never change
- * for the event (its PMU, its width); its index is read each time, as
+ * for the event (its PMU, its width), and kept in the bit of the pair's
+ * index PERFCTR_CUR_DIRECT; its counter's index is read each time, as
  * multiplexing and rescheduling move it between counters.
  *
  * arm64: a PMUv3 event counter or the cycle counter of a 32-bit event
@@ -41,9 +42,9 @@
  * fixed counter but the topdown slots counter, of a counting event without
  * PEBS, on a core PMU ("cpu", "cpu_core", "cpu_atom").
  *
- * pmu_disable_count lives per CPU in struct pmu before Linux 6.15, in the
- * CPU's struct perf_cpu_pmu_context since; the kernel probes
- * (translator/kconf.c) say which.  A kernel where none compiles gets no
+ * pmu_disable_count lives per CPU in struct pmu (6.1, 6.12), in the CPU's
+ * struct perf_cpu_pmu_context later (7.2: through a per-CPU pointer); the
+ * kernel probes (translator/kconf.c) say which.  A kernel where none compiles gets no
  * direct read.  docs/design.md, "Direct reads", has the rest.
  */
 #ifndef PERFCTR_DIRECT_H

@@ -55,7 +55,7 @@ static const struct kconf_probe probes[] = {
 	  "void perfctr_probe(struct hrtimer *t)\n"
 	  "{ hrtimer_setup(t, f, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD); }\n" },
 	/* where perf counts a CPU's PMU-disabled sections (the direct read,
-	 * runtime/perfctr_direct.h): per CPU in struct pmu before 6.15 */
+	 * runtime/perfctr_direct.h): per CPU in struct pmu (6.1, 6.12) */
 	{ "PERFCTR_HAVE_PMU_DISABLE_COUNT",
 	  "#include <linux/perf_event.h>\n"
 	  "int perfctr_probe(struct pmu *p)\n"
