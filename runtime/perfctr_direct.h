@@ -145,7 +145,7 @@ static bool perfctr_direct_able(const struct perf_event *ev)
 	return name && (!strcmp(name, "cpu") || !strcmp(name, "cpu_core") ||
 			!strcmp(name, "cpu_atom")) &&
 	       ev->pmu->task_ctx_nr == perf_hw_context &&
-	       !ev->attr.precise_ip && !is_sampling_event(ev);
+	       !ev->attr.precise_ip && !ev->attr.sample_period;	/* counting */
 }
 
 static __always_inline bool perfctr_pmu_raw(const struct perf_event *ev,
