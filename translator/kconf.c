@@ -163,12 +163,13 @@ static int write_probes(const char *dir)
 }
 
 /* make [the STAP_PERFCTR_MAKE words] -C kdir M=dir -k -s [ARCH=]
- * [-B args] p0.o ..., run through env so that PATH finds make, and with
+ * [-B args] p0.o ... (the probes want names, a bit each), run through env so that PATH finds make, and with
  * no make of ours above it: under a make -j (make check) MAKEFLAGS names
  * a jobserver whose descriptors this make does not inherit ("read jobs
  * pipe: Bad file descriptor"). */
 static int run_make(const struct cmdline *cl, const char *make,
-		    const char *kdir, const char *dir, struct strbuf *out)
+		    const char *kdir, const char *dir, unsigned int want,
+		    struct strbuf *out)
 {
 	char *argv[64 + OPTIONS_MAX_B + NPROBES], *words, *w, *save = NULL;
 	char targets[NPROBES][16], cdir[4096 + 4], mdir[4096 + 4], arch[64];
@@ -201,6 +202,8 @@ static int run_make(const struct cmdline *cl, const char *make,
 	for (i = 0; i < (unsigned int)cl->n_kbuild; i++)
 		argv[n++] = cl->kbuild_args[i];
 	for (i = 0; i < NPROBES; i++) {
+		if (!(want & (1u << i)))
+			continue;
 		snprintf(targets[i], sizeof(targets[i]), "p%u.o", i);
 		argv[n++] = targets[i];
 	}
@@ -247,7 +250,8 @@ static int failed_in_itself(const struct strbuf *out, unsigned int i)
 		return 0;
 	n = (size_t)snprintf(name, sizeof(name), "p%u.c:", i);
 	for (p = strstr(out->buf, name); p; p = strstr(p + 1, name))
-		if ((p == out->buf || p[-1] == '/' || p[-1] == ' ') &&
+		if ((p == out->buf || p[-1] == '/' || p[-1] == ' ' ||
+		     p[-1] == '\n') &&
 		    p[n] >= '0' && p[n] <= '9')
 			return 1;
 	return 0;
@@ -269,8 +273,8 @@ static int compile(const struct cmdline *cl, const char *kdir,
 {
 	const char *tmp = getenv("TMPDIR");
 	struct strbuf out = { 0 };
+	unsigned int i, answered = 0;
 	char dir[4096];
-	unsigned int i;
 	int err;
 
 	snprintf(dir, sizeof(dir), "%s/stap-perfctr-kconf.XXXXXX",
@@ -279,21 +283,41 @@ static int compile(const struct cmdline *cl, const char *kdir,
 		return -errno;
 	err = write_probes(dir);
 	if (!err)
-		err = run_make(cl, make, kdir, dir, &out);
+		err = run_make(cl, make, kdir, dir, (1u << NPROBES) - 1, &out);
 	if (!err && !built(dir, 0)) {
 		say_why(why, why_size, "cannot compile", kdir, make, &out);
 		err = -EIO;
 	}
-	for (i = 1; !err && i < NPROBES; i++) {
-		if (built(dir, i))
-			strbuf__printf(defines, "#define %s 1\n",
-				       probes[i].macro);
-		else if (!failed_in_itself(&out, i)) {
+	while (!err) {
+		unsigned int lost = 0, own = 0;
+
+		for (i = 1; i < NPROBES; i++) {
+			if (answered & (1u << i))
+				continue;
+			if (built(dir, i))
+				strbuf__printf(defines, "#define %s 1\n",
+					       probes[i].macro);
+			else if (failed_in_itself(&out, i))
+				own++;
+			else {
+				lost |= 1u << i;
+				continue;
+			}
+			answered |= 1u << i;
+		}
+		if (!lost)
+			break;
+		if (!own) {
 			say_why(why, why_size, "cannot tell whether the kernel "
 				"has what the runtime probes for", kdir, make,
 				&out);
 			err = -EAGAIN;
+			break;
 		}
+		/* a probe that failed can stop the others with it (7.x
+		 * kbuild): those, once more, without it */
+		strbuf__free(&out);
+		err = run_make(cl, make, kdir, dir, lost | 1, &out);
 	}
 	strbuf__free(&out);
 	remove_dir(dir);
