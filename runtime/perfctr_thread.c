@@ -108,7 +108,7 @@ perfctr_thread_remembered(const struct perfctr_cpu *pc,
 
 /* The record of tsk, which may have one (perfctr_thr_tracked()).  IRQs
  * off. */
-static noinline struct perfctr_thread *
+static __always_inline struct perfctr_thread *
 perfctr_thread_find(const struct task_struct *tsk)
 {
 	struct perfctr_thr_seg *g;
