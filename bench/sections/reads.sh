@@ -116,7 +116,7 @@ reads_bpf_rows() {
 	[ -n "$READS_BPF_MISS" ] || per=$(reads_cost kp_bpf_empty_0 kp_none_0 1)
 	echo "| empty BPF program on the kprobe | $per | ${READS_BPF_MISS:-per hit, over getppid with no probe (bpf_jit_enable ${jit:-unknown})} | | |"
 	for mode in read value; do
-		what="BPF bpf_perf_event_$mode"
+		what="BPF bpf_perf_event_read"
 		[ "$mode" = read ] || what+="_value"
 		for k in $READS_BPF_K; do
 			reads_bpf_check kp_bpf_empty_0 "kp_bpf_${mode}_$k"

@@ -45,8 +45,8 @@
 #define GETPPID_SYMBOL "__x64_sys_getppid"
 #endif
 
-/* The program: at most 3 + 5 per read + 2 instructions. */
-static struct bpf_insn insns[3 + 5 * MAX_READS + 2];
+/* The program: at most 2 + 5 per read + 11 + 2 instructions. */
+static struct bpf_insn insns[2 + 5 * MAX_READS + 11 + 2];
 static int ninsns;
 static char verifier_log[1 << 16];
 
@@ -63,38 +63,57 @@ static void emit(uint8_t code, uint8_t dst, uint8_t src, int16_t off,
 	i->imm = imm;
 }
 
+/* r = the map (BPF_LD_IMM64 of BPF_PSEUDO_MAP_FD: two slots) */
+static void emit_map(uint8_t r, int map_fd)
+{
+	emit(BPF_LD | BPF_DW | BPF_IMM, r, BPF_PSEUDO_MAP_FD, 0, map_fd);
+	emit(0, 0, 0, 0, 0);
+}
+
+/* r = r10 + off: a pointer into the program's stack */
+static void emit_stack_ptr(uint8_t r, int16_t off)
+{
+	emit(BPF_ALU64 | BPF_MOV | BPF_X, r, BPF_REG_10, 0, 0);
+	emit(BPF_ALU64 | BPF_ADD | BPF_K, r, 0, 0, off);
+}
+
 /*
- * r6 = the map (BPF_LD_IMM64 of BPF_PSEUDO_MAP_FD, two slots), then K
- * times: r1 = r6, r2 = BPF_F_CURRENT_CPU (a 32-bit move: the helpers
- * want exactly 0xffffffff), for value r3 = r10 - 24 and r4 = 24, call;
- * then r0 = 0, exit.
+ * r6 = the map, then K times: r1 = r6, r2 = BPF_F_CURRENT_CPU (a 32-bit
+ * move: the helpers want exactly 0xffffffff), for value r3 = r10 - 24
+ * and r4 = 24, call; with a RESULT_FD (an array of one u64) the last
+ * call's r0 stored there (key 0); then r0 = 0, exit.
  */
-static void assemble(const char *mode, int k, int map_fd)
+static void assemble(const char *mode, int k, int map_fd, int result_fd)
 {
 	int value = !strcmp(mode, "value");
 	int32_t size = sizeof(struct bpf_perf_event_value);
 	int n;
 
-	if (k) {
-		emit(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_6, BPF_PSEUDO_MAP_FD,
-		     0, map_fd);
-		emit(0, 0, 0, 0, 0);
-	}
+	ninsns = 0;
+	if (k)
+		emit_map(BPF_REG_6, map_fd);
 	for (n = 0; n < k; n++) {
 		emit(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, BPF_REG_6, 0, 0);
 		emit(BPF_ALU | BPF_MOV | BPF_K, BPF_REG_2, 0, 0,
 		     (int32_t)BPF_F_CURRENT_CPU);
 		if (value) {
-			emit(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_3,
-			     BPF_REG_10, 0, 0);
-			emit(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_3, 0, 0,
-			     -size);
+			emit_stack_ptr(BPF_REG_3, -size);
 			emit(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_4, 0, 0,
 			     size);
 		}
 		emit(BPF_JMP | BPF_CALL, 0, 0, 0,
 		     value ? BPF_FUNC_perf_event_read_value :
 			     BPF_FUNC_perf_event_read);
+	}
+	if (result_fd >= 0) {
+		/* below the value's buffer: r0 at -32, the key at -36 */
+		emit(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10, BPF_REG_0, -32, 0);
+		emit(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -36, 0);
+		emit_map(BPF_REG_1, result_fd);
+		emit_stack_ptr(BPF_REG_2, -36);
+		emit_stack_ptr(BPF_REG_3, -32);
+		emit(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_4, 0, 0, BPF_ANY);
+		emit(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_update_elem);
 	}
 	emit(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
 	emit(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
@@ -112,6 +131,22 @@ static int perf_open(struct perf_event_attr *a, int pid, int cpu)
 }
 
 /* The map, with a pinned counter of instructions for each online CPU. */
+static int map_create(uint32_t type, uint32_t value_size, uint32_t entries)
+{
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = type;
+	attr.key_size = sizeof(uint32_t);
+	attr.value_size = value_size;
+	attr.max_entries = entries;
+	fd = bpf(BPF_MAP_CREATE, &attr);
+	if (fd < 0)
+		guest_fail(PROG, "BPF_MAP_CREATE");
+	return fd;
+}
+
 static int counters_map(void)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
@@ -120,14 +155,8 @@ static int counters_map(void)
 	uint32_t key;
 	int map_fd, fd;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.map_type = BPF_MAP_TYPE_PERF_EVENT_ARRAY;
-	attr.key_size = sizeof(uint32_t);
-	attr.value_size = sizeof(uint32_t);
-	attr.max_entries = cpus;
-	map_fd = bpf(BPF_MAP_CREATE, &attr);
-	if (map_fd < 0)
-		guest_fail(PROG, "BPF_MAP_CREATE");
+	map_fd = map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, sizeof(uint32_t),
+			    cpus);
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.type = PERF_TYPE_HARDWARE;
@@ -191,7 +220,9 @@ static int kprobe_type(void)
 	return type;
 }
 
-static void attach(int prog_fd)
+/* Attach PROG_FD to the kprobe: the kprobe event's fd (closing it
+ * detaches the program). */
+static int attach(int prog_fd)
 {
 	struct perf_event_attr a;
 	int fd;
@@ -208,6 +239,44 @@ static void attach(int prog_fd)
 		guest_fail(PROG, "PERF_EVENT_IOC_SET_BPF");
 	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
 		guest_fail(PROG, "PERF_EVENT_IOC_ENABLE");
+	return fd;
+}
+
+/*
+ * Before the timing: the same reads once in a program that keeps the
+ * last call's result, attached for one getppid(); exits if the helper
+ * failed (bpf_perf_event_read: an error is a negative errno in the
+ * value; bpf_perf_event_read_value: a non-zero return).
+ */
+static void check(const char *mode, int map_fd)
+{
+	int result_fd = map_create(BPF_MAP_TYPE_ARRAY, sizeof(uint64_t), 1);
+	const char *helper = !strcmp(mode, "read") ?
+		"bpf_perf_event_read" : "bpf_perf_event_read_value";
+	union bpf_attr attr;
+	uint32_t key = 0;
+	int64_t v = 1;
+	int prog_fd, probe_fd;
+
+	assemble(mode, 1, map_fd, result_fd);
+	prog_fd = load();
+	probe_fd = attach(prog_fd);
+	guest_getppid_calls(1);
+	close(probe_fd);
+	close(prog_fd);
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = result_fd;
+	attr.key = (uintptr_t)&key;
+	attr.value = (uintptr_t)&v;
+	if (bpf(BPF_MAP_LOOKUP_ELEM, &attr))
+		guest_fail(PROG, "BPF_MAP_LOOKUP_ELEM");
+	close(result_fd);
+	if (strcmp(mode, "read") ? v != 0 : (v < 0 && v >= -4095)) {
+		fprintf(stderr, "%s: %s in the program: %s\n", PROG, helper,
+			strerror(v < 0 ? (int)-v : EINVAL));
+		exit(1);
+	}
+	printf("%s: %s returned %lld\n", PROG, helper, (long long)v);
 }
 
 static void print_jit(void)
@@ -229,6 +298,7 @@ int main(int argc, char **argv)
 	long k = guest_count_arg(PROG, USAGE, argc > 2 ? argv[2] : NULL, 0);
 	long n = guest_count_arg(PROG, USAGE, argc > 3 ? argv[3] : NULL, 1);
 	int empty = !strcmp(mode, "empty");
+	int map_fd;
 
 	if ((!empty && strcmp(mode, "read") && strcmp(mode, "value")) ||
 	    k > MAX_READS || (empty != (k == 0))) {
@@ -236,9 +306,13 @@ int main(int argc, char **argv)
 			PROG, USAGE, MAX_READS);
 		return 2;
 	}
+	setvbuf(stdout, NULL, _IOLBF, 0);	/* in order with stderr */
 	guest_pin_cpu(0);
 	print_jit();
-	assemble(mode, k, counters_map());
+	map_fd = counters_map();
+	if (!empty)
+		check(mode, map_fd);
+	assemble(mode, k, map_fd, -1);
 	attach(load());
 	guest_bench("syscalls", n, guest_getppid_calls);
 	return 0;
