@@ -17,7 +17,10 @@
  * then N getppid() calls are timed on CPU 0 as `bench_loop syscalls N`
  * times them: three repetitions, each printing "bench_loop: syscalls N:
  * R ns per iteration".  First prints "bpf_reads: bpf_jit_enable V" (V
- * from /proc/sys/net/core/bpf_jit_enable, "none" if it cannot be read).
+ * from /proc/sys/net/core/bpf_jit_enable, "none" if it cannot be read);
+ * for read and value, before the timing, one hit of a program that makes
+ * one such call and keeps its result: "bpf_reads: HELPER returned V", or
+ * the helper's error and exit 1 (a read that fails is not timed).
  * Any failure: a message naming the step (the verifier's log too for
  * BPF_PROG_LOAD) on stderr, exit 1; bad arguments: usage, exit 2.
  */
@@ -130,7 +133,7 @@ static int perf_open(struct perf_event_attr *a, int pid, int cpu)
 		       PERF_FLAG_FD_CLOEXEC);
 }
 
-/* The map, with a pinned counter of instructions for each online CPU. */
+/* A map of TYPE with u32 keys; exits if there can be none. */
 static int map_create(uint32_t type, uint32_t value_size, uint32_t entries)
 {
 	union bpf_attr attr;
@@ -147,11 +150,25 @@ static int map_create(uint32_t type, uint32_t value_size, uint32_t entries)
 	return fd;
 }
 
+/* CMD (named WHAT) on the element KEY of the map MAP_FD, VALUE its value. */
+static void map_elem(int cmd, const char *what, int map_fd, uint32_t key,
+		     void *value)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = map_fd;
+	attr.key = (uintptr_t)&key;
+	attr.value = (uintptr_t)value;
+	if (bpf(cmd, &attr))
+		guest_fail(PROG, what);
+}
+
+/* The map, with a pinned counter of instructions for each online CPU. */
 static int counters_map(void)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
 	struct perf_event_attr a;
-	union bpf_attr attr;
 	uint32_t key;
 	int map_fd, fd;
 
@@ -168,12 +185,8 @@ static int counters_map(void)
 			continue;	/* offline */
 		if (fd < 0)
 			guest_fail(PROG, "perf_event_open (instructions)");
-		memset(&attr, 0, sizeof(attr));
-		attr.map_fd = map_fd;
-		attr.key = (uintptr_t)&key;
-		attr.value = (uintptr_t)&fd;
-		if (bpf(BPF_MAP_UPDATE_ELEM, &attr))
-			guest_fail(PROG, "BPF_MAP_UPDATE_ELEM");
+		map_elem(BPF_MAP_UPDATE_ELEM, "BPF_MAP_UPDATE_ELEM", map_fd, key,
+			 &fd);
 	}
 	return map_fd;
 }
@@ -253,8 +266,6 @@ static void check(const char *mode, int map_fd)
 	int result_fd = map_create(BPF_MAP_TYPE_ARRAY, sizeof(uint64_t), 1);
 	const char *helper = !strcmp(mode, "read") ?
 		"bpf_perf_event_read" : "bpf_perf_event_read_value";
-	union bpf_attr attr;
-	uint32_t key = 0;
 	int64_t v = 1;
 	int prog_fd, probe_fd;
 
@@ -264,12 +275,7 @@ static void check(const char *mode, int map_fd)
 	guest_getppid_calls(1);
 	close(probe_fd);
 	close(prog_fd);
-	memset(&attr, 0, sizeof(attr));
-	attr.map_fd = result_fd;
-	attr.key = (uintptr_t)&key;
-	attr.value = (uintptr_t)&v;
-	if (bpf(BPF_MAP_LOOKUP_ELEM, &attr))
-		guest_fail(PROG, "BPF_MAP_LOOKUP_ELEM");
+	map_elem(BPF_MAP_LOOKUP_ELEM, "BPF_MAP_LOOKUP_ELEM", result_fd, 0, &v);
 	close(result_fd);
 	if (strcmp(mode, "read") ? v != 0 : (v < 0 && v >= -4095)) {
 		fprintf(stderr, "%s: %s in the program: %s\n", PROG, helper,
