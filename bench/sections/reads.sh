@@ -92,6 +92,7 @@ reads_cost() {
 # loop, else what the first that did not said (bpf_reads names the step
 # that failed: a kernel without BPF kprobes says so there; the row says
 # it and the run does not fail), or that it said nothing (the run fails).
+declare -gA READS_BPF_SAID
 reads_bpf_check() {
 	local job out
 	READS_BPF_MISS=""
@@ -99,7 +100,9 @@ reads_bpf_check() {
 		out=$(bench_output "$job")
 		grep -q '^bench_loop: .* ns per iteration$' <<<"$out" && continue
 		out=$(grep -m1 '^bpf_reads: .*: ' <<<"$out")
-		log "$job: not measured: ${out:-no output}"
+		[ -n "${READS_BPF_SAID[$job]:-}" ] ||
+			log "$job: not measured: ${out:-no output}"
+		READS_BPF_SAID[$job]=1
 		# shellcheck disable=SC2034 # bench/run reads it
 		[ -n "$out" ] || BENCH_FAILED=1
 		READS_BPF_MISS="not measured: ${out:-$job printed nothing}"

@@ -223,8 +223,11 @@ static int kprobe_type(void)
 	FILE *f = fopen(path, "r");
 	int type;
 
-	if (!f)
-		guest_fail(PROG, path);
+	if (!f) {
+		fprintf(stderr, "%s: no kprobe PMU: %s: %s\n", PROG, path,
+			strerror(errno));
+		exit(1);
+	}
 	if (fscanf(f, "%d", &type) != 1) {
 		fprintf(stderr, "%s: %s: not a number\n", PROG, path);
 		exit(1);
