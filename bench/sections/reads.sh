@@ -110,14 +110,28 @@ reads_bpf_check() {
 	done
 }
 
+# reads_bpf_jit: how the BPF jobs' programs ran: bpf_jit_enable, and
+# "jited" if each that loaded one says its JIT code is not empty.
+reads_bpf_jit() {
+	local job k bytes how=jited
+	for job in kp_bpf_empty_0 $(for k in $READS_BPF_K; do
+			echo "kp_bpf_read_$k kp_bpf_value_$k"; done); do
+		bytes=$(bench_output "$job" |
+			sed -n 's/^bpf_reads: jited \([0-9]*\) bytes$/\1/p')
+		[ "${bytes:-1}" != 0 ] || how="not all jited: $job interpreted"
+	done
+	echo "bpf_jit_enable $(bench_output kp_bpf_empty_0 |
+		sed -n 's/^bpf_reads: bpf_jit_enable //p'), $how"
+}
+
 # reads_bpf_rows FLOOR PERF1: the BPF rows, over BPF's own empty program.
 reads_bpf_rows() {
 	local floor=$1 perf1=$2 jit k mode per what
-	jit=$(bench_output kp_bpf_empty_0 | sed -n 's/^bpf_reads: bpf_jit_enable //p')
+	jit=$(reads_bpf_jit)
 	reads_bpf_check kp_bpf_empty_0
 	per=""
 	[ -n "$READS_BPF_MISS" ] || per=$(reads_cost kp_bpf_empty_0 kp_none_0 1)
-	echo "| empty BPF program on the kprobe | $per | ${READS_BPF_MISS:-per hit, over getppid with no probe (bpf_jit_enable ${jit:-unknown})} | | |"
+	echo "| empty BPF kprobe program on getppid | $per | ${READS_BPF_MISS:-per hit, over getppid with no probe ($jit)} | | |"
 	for mode in read value; do
 		what="BPF bpf_perf_event_read"
 		[ "$mode" = read ] || what+="_value"

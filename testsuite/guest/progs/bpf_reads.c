@@ -17,7 +17,9 @@
  * then N getppid() calls are timed on CPU 0 as `bench_loop syscalls N`
  * times them: three repetitions, each printing "bench_loop: syscalls N:
  * R ns per iteration".  First prints "bpf_reads: bpf_jit_enable V" (V
- * from /proc/sys/net/core/bpf_jit_enable, "none" if it cannot be read);
+ * from /proc/sys/net/core/bpf_jit_enable, "none" if it cannot be read),
+ * and once loaded "bpf_reads: jited B bytes" (the timed program's JIT
+ * code, 0 if the interpreter runs it);
  * for read and value, before the timing, one hit of a program that makes
  * one such call and keeps its result: "bpf_reads: HELPER returned V", or
  * the helper's error and exit 1 (a read that fails is not timed).
@@ -288,6 +290,23 @@ static void check(const char *mode, int map_fd)
 	printf("%s: %s returned %lld\n", PROG, helper, (long long)v);
 }
 
+/* Print how the timed program runs: "bpf_reads: jited B bytes" (B 0:
+ * the interpreter runs it). */
+static void print_jited(int prog_fd)
+{
+	struct bpf_prog_info info;
+	union bpf_attr attr;
+
+	memset(&info, 0, sizeof(info));
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = prog_fd;
+	attr.info.info_len = sizeof(info);
+	attr.info.info = (uintptr_t)&info;
+	if (bpf(BPF_OBJ_GET_INFO_BY_FD, &attr))
+		guest_fail(PROG, "BPF_OBJ_GET_INFO_BY_FD");
+	printf("%s: jited %u bytes\n", PROG, info.jited_prog_len);
+}
+
 static void print_jit(void)
 {
 	FILE *f = fopen("/proc/sys/net/core/bpf_jit_enable", "r");
@@ -307,7 +326,7 @@ int main(int argc, char **argv)
 	long k = guest_count_arg(PROG, USAGE, argc > 2 ? argv[2] : NULL, 0);
 	long n = guest_count_arg(PROG, USAGE, argc > 3 ? argv[3] : NULL, 1);
 	int empty = !strcmp(mode, "empty");
-	int map_fd;
+	int map_fd, prog_fd;
 
 	if ((!empty && strcmp(mode, "read") && strcmp(mode, "value")) ||
 	    k > MAX_READS || (empty != (k == 0))) {
@@ -322,7 +341,9 @@ int main(int argc, char **argv)
 	if (!empty)
 		check(mode, map_fd);
 	assemble(mode, k, map_fd, -1);
-	attach(load());
+	prog_fd = load();
+	print_jited(prog_fd);
+	attach(prog_fd);
 	guest_bench("syscalls", n, guest_getppid_calls);
 	return 0;
 }
