@@ -4,10 +4,10 @@
 # evaluates N times `if (READ == 0) println("0")`, where READ is a perfctr
 # read, stap's own @perf read, or (the control) a call of an embedded-C
 # function returning a constant.  Figures over the control with the same N.
-# The BPF rows: bpf_reads (testsuite/guest/progs) attaches a BPF program
-# to the same kprobe that makes K bpf_perf_event_read() or
+# The BPF rows: bpf_reads (testsuite/guest/progs) attaches to the same
+# kprobe a BPF program that makes K bpf_perf_event_read() or
 # bpf_perf_event_read_value() calls on a pinned per-CPU counter, or none
-# (its control), and times the same getppid() loop.
+# (their control), and times the same getppid() loop.
 # shellcheck shell=bash
 
 # Events of the N counters: QEMU's PMU has 7 (6 event counters and the
