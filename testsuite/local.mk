@@ -50,6 +50,7 @@ guest_prog_files = \
 	testsuite/guest/progs/core_ticks.c \
 	testsuite/guest/progs/threads.c \
 	testsuite/guest/progs/bench_loop.c \
+	testsuite/guest/progs/bpf_reads.c \
 	testsuite/guest/progs/locker.c \
 	testsuite/guest/progs/rounds.c \
 	testsuite/guest/progs/hold_event.c

@@ -4,6 +4,10 @@
 # evaluates N times `if (READ == 0) println("0")`, where READ is a perfctr
 # read, stap's own @perf read, or (the control) a call of an embedded-C
 # function returning a constant.  Figures over the control with the same N.
+# The BPF rows: bpf_reads (testsuite/guest/progs) attaches to the same
+# kprobe a BPF program that makes K bpf_perf_event_read() or
+# bpf_perf_event_read_value() calls on a pinned per-CPU counter, or none
+# (their control), and times the same getppid() loop.
 # shellcheck shell=bash
 
 # Events of the N counters: QEMU's PMU has 7 (6 event counters and the
@@ -52,6 +56,8 @@ READS_ROWS=${BENCH_READS_ROWS:-"kp_none_0 kp_empty_0 kp_call_1 kp_call_2 kp_call
 	up_none_0 up_empty_0 up_call_1 up_call_4 up_cpu_1 up_cpu_4
 	up_process_1 up_process_4 up_perf_1 up_perf_4"}
 READS_N=${BENCH_READS_N:-20000}
+# Reads per hit of the BPF programs (each K: one read and one value job).
+READS_BPF_K=${BENCH_READS_BPF_K:-"1 8"}
 
 reads_queue() {
 	local row kind n mode f opts
@@ -68,6 +74,11 @@ reads_queue() {
 		[[ $kind == *_empty ]] && opts=(-g -u) || opts=(-g)
 		bench_add "$row" "${opts[@]}" -c "@PROGS@/bench_loop $mode $READS_N" "$f"
 	done
+	bench_add_cmd kp_bpf_empty_0 @PROGS@/bpf_reads empty 0 "$READS_N"
+	for n in $READS_BPF_K; do
+		bench_add_cmd "kp_bpf_read_$n" @PROGS@/bpf_reads read "$n" "$READS_N"
+		bench_add_cmd "kp_bpf_value_$n" @PROGS@/bpf_reads value "$n" "$READS_N"
+	done
 	bench_add kp_floor -g -c "@PROGS@/bench_loop syscalls $READS_N" \
 		"@BENCH@/reads/kp_floor.stp"
 }
@@ -75,6 +86,65 @@ reads_queue() {
 # reads_cost JOB CONTROL N: per read over the control.
 reads_cost() {
 	bench_over "$(bench_least "$1")" "$(bench_least "$2")" "$3"
+}
+
+# reads_bpf_check JOB...: READS_BPF_MISS empty if every JOB timed its
+# loop, else what the first that did not said (bpf_reads names the step
+# that failed: a kernel without BPF kprobes says so there; the row says
+# it and the run does not fail), or that it said nothing (the run fails).
+declare -gA READS_BPF_SAID
+reads_bpf_check() {
+	local job out
+	READS_BPF_MISS=""
+	for job in "$@"; do
+		out=$(bench_output "$job")
+		grep -q '^bench_loop: .* ns per iteration$' <<<"$out" && continue
+		out=$(grep -m1 '^bpf_reads: .*: ' <<<"$out")
+		[ -n "${READS_BPF_SAID[$job]:-}" ] ||
+			log "$job: not measured: ${out:-no output}"
+		READS_BPF_SAID[$job]=1
+		# shellcheck disable=SC2034 # bench/run reads it
+		[ -n "$out" ] || BENCH_FAILED=1
+		READS_BPF_MISS="not measured: ${out:-$job printed nothing}"
+		return
+	done
+}
+
+# reads_bpf_jit: how the BPF jobs' programs ran: bpf_jit_enable, and
+# "jited" if each that loaded one says its JIT code is not empty.
+reads_bpf_jit() {
+	local job k bytes how=jited
+	for job in kp_bpf_empty_0 $(for k in $READS_BPF_K; do
+			echo "kp_bpf_read_$k kp_bpf_value_$k"; done); do
+		bytes=$(bench_output "$job" |
+			sed -n 's/^bpf_reads: jited \([0-9]*\) bytes$/\1/p')
+		[ "${bytes:-1}" != 0 ] || how="not all jited: $job interpreted"
+	done
+	echo "bpf_jit_enable $(bench_output kp_bpf_empty_0 |
+		sed -n 's/^bpf_reads: bpf_jit_enable //p'), $how"
+}
+
+# reads_bpf_rows FLOOR PERF1: the BPF rows, over BPF's own empty program.
+reads_bpf_rows() {
+	local floor=$1 perf1=$2 jit k mode per what
+	jit=$(reads_bpf_jit)
+	reads_bpf_check kp_bpf_empty_0
+	per=""
+	[ -n "$READS_BPF_MISS" ] || per=$(reads_cost kp_bpf_empty_0 kp_none_0 1)
+	echo "| empty BPF kprobe program on getppid | $per | ${READS_BPF_MISS:-per hit, over getppid with no probe ($jit)} | | |"
+	for mode in read value; do
+		what="BPF bpf_perf_event_read"
+		[ "$mode" = read ] || what+="_value"
+		for k in $READS_BPF_K; do
+			reads_bpf_check kp_bpf_empty_0 "kp_bpf_${mode}_$k"
+			if [ -n "$READS_BPF_MISS" ]; then
+				echo "| $what | | $READS_BPF_MISS | | |"
+				continue
+			fi
+			per=$(reads_cost "kp_bpf_${mode}_$k" kp_bpf_empty_0 "$k")
+			echo "| $what | $per | per read, $k read(s) per hit, over the empty BPF program | $(bench_ratio "$per" "$floor") | $(bench_ratio "$per" "$perf1") |"
+		done
+	done
 }
 
 reads_table() {
@@ -109,5 +179,6 @@ reads_table() {
 		per=$(reads_cost "up_perf_$n" "up_call_$n" "$n")
 		echo "| stap @perf read, $n counter(s) in a process probe | $per | per read, over $n control call(s) | $(bench_ratio "$per" "$floor") | $(bench_ratio "$per" "$perf1") |"
 	done
+	reads_bpf_rows "$floor" "$perf1"
 	echo
 }

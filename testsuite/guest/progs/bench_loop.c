@@ -21,28 +21,10 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "common.h"
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static void syscalls(long n)
-{
-	long i;
-
-	for (i = 0; i < n; i++)
-		syscall(SYS_getppid);
-}
 
 /* Not inlined, not cloned: a uprobe's target. */
 __attribute__((noinline, noclone)) void bench_call(void)
@@ -129,13 +111,11 @@ int main(int argc, char **argv)
 	const char *mode = argc > 1 ? argv[1] : "";
 	long n = guest_count_arg("bench_loop", "syscalls|calls|switches|threads N",
 				 argc > 2 ? argv[2] : NULL, 1);
-	void (*run)(long) = !strcmp(mode, "syscalls") ? syscalls :
+	void (*run)(long) = !strcmp(mode, "syscalls") ? guest_getppid_calls :
 			    !strcmp(mode, "calls") ? calls :
 			    !strcmp(mode, "switches") ? switches :
 			    !strcmp(mode, "threads") ? threads : NULL;
 	pid_t child = -1;
-	long long t0;
-	int rep;
 
 	if (!run) {
 		fprintf(stderr,
@@ -147,12 +127,7 @@ int main(int argc, char **argv)
 		fifo();
 		child = answerer();
 	}
-	for (rep = 0; rep < 3; rep++) {
-		t0 = now_ns();
-		run(n);
-		printf("bench_loop: %s %ld: %.2f ns per iteration\n", mode, n,
-		       (double)(now_ns() - t0) / n);
-	}
+	guest_bench(mode, n, run);
 	if (child > 0) {
 		kill(child, SIGTERM);
 		waitpid(child, NULL, 0);

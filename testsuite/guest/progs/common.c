@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* common.c - markers, CPU pinning and argument parsing; see common.h. */
+/* common.c - markers, CPU pinning, argument parsing and the bench timing
+ * loop; see common.h. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -134,6 +136,36 @@ long guest_marked_work(const char *prog, long n, long pages)
 		mem[p * 4096] = 1;
 	guest_marker(MARK_END);
 	return 0;
+}
+
+void guest_getppid_calls(long n)
+{
+	long i;
+
+	for (i = 0; i < n; i++)
+		syscall(SYS_getppid);
+}
+
+static long long guest_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+void guest_bench(const char *mode, long n, void (*run)(long))
+{
+	long long t0;
+	int rep;
+
+	for (rep = 0; rep < 3; rep++) {
+		t0 = guest_now_ns();
+		run(n);
+		printf("bench_loop: %s %ld: %.2f ns per iteration\n", mode, n,
+		       (double)(guest_now_ns() - t0) / n);
+	}
+	fflush(stdout);
 }
 
 void guest_fail(const char *prog, const char *what)

@@ -47,6 +47,16 @@ long guest_count_arg(const char *prog, const char *usage, const char *arg,
  * on any CPU, counting: its fd, or -1 (errno set). */
 int guest_sw_event(unsigned long long config);
 
+/* N getppid() system calls, through syscall(): libc must not answer from
+ * a cache (what a kprobe on __ARCH_sys_getppid costs, N hits). */
+void guest_getppid_calls(long n);
+
+/* Time RUN(N) three times, printing after each "bench_loop: MODE N: R ns
+ * per iteration" (R with two decimals): the line bench/lib.sh's
+ * bench_least reads.  Under QEMU -icount shift=0 a guest ns is one
+ * instruction. */
+void guest_bench(const char *mode, long n, void (*run)(long));
+
 /* Print "PROG: MESSAGE: strerror" and exit 1. */
 void guest_fail(const char *prog, const char *what);
 
