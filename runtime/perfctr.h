@@ -281,6 +281,8 @@ struct perfctr_cpu {
 	u64 hits;		/* probes started on this CPU */
 	struct perf_event *gev[PERFCTR_NGSLOTS];
 	struct file *gfile[PERFCTR_NGSLOTS];	/* the module's references */
+	bool gdirect[PERFCTR_NGSLOTS];	/* may be read from the PMU
+					 * (perfctr_direct.h) */
 	u64 gval[PERFCTR_NGSLOTS];		/* the snapshots' counts */
 	struct perfctr_gsnap gsnap[PERFCTR_NGROUPS];
 	int glost;

@@ -110,9 +110,16 @@ static __always_inline int perfctr_group_take(struct perfctr_cpu *pc,
 		return READ_ONCE(pc->glost) ? PERFCTR_RE_LOST : -EIO;
 	if (!g->mux && !perfctr_counting_here(lead))
 		return -EIO;
-	for (i = 0; i < g->n; i++)
-		pc->gval[g->first + i] =
-			perfctr_event_count(pc->gev[g->first + i]);
+	for (i = 0; i < g->n; i++) {
+		struct perf_event *ev = pc->gev[g->first + i];
+		u64 *v = &pc->gval[g->first + i];
+
+		/* a member is bound to this CPU: ACTIVE is on this CPU */
+		if (!(pc->gdirect[g->first + i] &&
+		      READ_ONCE(ev->state) == PERF_EVENT_STATE_ACTIVE &&
+		      perfctr_direct_read(ev, v)))
+			*v = perfctr_event_count(ev);
+	}
 	perfctr_event_times(lead, &s->enabled, &s->running);
 	return 0;
 }
@@ -331,6 +338,9 @@ static int perfctr_group_take_cpu(unsigned int g, unsigned int k, int prev)
 		}
 		pc->gfile[gd->first + m] = file;
 		pc->gev[gd->first + m] = ev;
+		/* topdown's slots and metrics are read as perf reads them */
+		pc->gdirect[gd->first + m] = perfctr_direct_able(ev) &&
+			!(perfctr_slots[idx].flags & PERFCTR_F_TOPDOWN);
 		atomic_inc(&perfctr_gtaken);
 		perfctr_gtd[gd->first + m] = perfctr_slots[idx].flags &
 					     PERFCTR_F_TOPDOWN ?
