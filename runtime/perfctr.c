@@ -81,50 +81,67 @@ static struct perfctr_group_slot perfctr_gslots[PERFCTR_NGROUPS];
 #endif
 
 #if defined(PERFCTR_NTHREAD) || defined(PERFCTR_NCGROUP) || \
-    defined(PERFCTR_HAVE_TICK)
+    defined(PERFCTR_HAVE_TICK) || defined(PERFCTR_HAVE_PROCESS)
 #include <linux/tracepoint.h>
 
-static void perfctr_switch_lookup(struct tracepoint *tp, void *priv)
+struct perfctr_tp_find {
+	const char *name;
+	struct tracepoint *tp;
+};
+
+static void perfctr_tp_lookup(struct tracepoint *tp, void *priv)
 {
-	if (!strcmp(tp->name, "sched_switch"))
-		*(struct tracepoint **)priv = tp;
+	struct perfctr_tp_find *f = priv;
+
+	if (!strcmp(tp->name, f->name))
+		f->tp = tp;
 }
 
 /*
- * probe on sched_switch (.thread's and .cgroup's bookkeeping, the sum
- * timers' parking), after the script's own sched_switch probes (default
- * priority): a probe there reads the outgoing thread before the
- * bookkeeping moves on.  *tp is the tracepoint while probe is
- * registered, else NULL.  scope NULL: no message.  Sleepable.
+ * probe on the kernel's tracepoint name, at priority prio (the script's
+ * own probes have TRACEPOINT_DEFAULT_PRIO).  *tp is the tracepoint while
+ * probe is registered, else NULL.  scope NULL: no message.  Sleepable.
  */
-static int perfctr_switch_hook(struct tracepoint **tp, void *probe,
-			       const char *scope)
+static int perfctr_tp_hook(const char *name, struct tracepoint **tp,
+			   void *probe, int prio, const char *scope)
 {
-	struct tracepoint *found = NULL;
+	struct perfctr_tp_find f = { .name = name };
 	int rc;
 
-	for_each_kernel_tracepoint(perfctr_switch_lookup, &found);
-	if (!found) {
+	for_each_kernel_tracepoint(perfctr_tp_lookup, &f);
+	if (!f.tp) {
 		if (scope)
-			_stp_error("perfctr: %s counters need the sched_switch "
-				   "tracepoint\n", scope);
+			_stp_error("perfctr: %s counters need the %s "
+				   "tracepoint\n", scope, name);
 		return -ENOENT;
 	}
-	rc = tracepoint_probe_register_prio(found, probe, NULL,
-					    TRACEPOINT_DEFAULT_PRIO - 1);
+	rc = tracepoint_probe_register_prio(f.tp, probe, NULL, prio);
 	if (!rc)
-		*tp = found;
+		*tp = f.tp;
 	return rc;
 }
 
 /* Sleepable; idempotent. */
-static void perfctr_switch_unhook(struct tracepoint **tp, void *probe)
+static void perfctr_tp_unhook(struct tracepoint **tp, void *probe)
 {
 	if (!*tp)
 		return;
 	tracepoint_probe_unregister(*tp, probe, NULL);
 	tracepoint_synchronize_unregister();
 	*tp = NULL;
+}
+
+/*
+ * probe on sched_switch (.thread's and .cgroup's bookkeeping, the sum
+ * timers' parking), after the script's own sched_switch probes (default
+ * priority): a probe there reads the outgoing thread before the
+ * bookkeeping moves on.
+ */
+static int perfctr_switch_hook(struct tracepoint **tp, void *probe,
+			       const char *scope)
+{
+	return perfctr_tp_hook("sched_switch", tp, probe,
+			       TRACEPOINT_DEFAULT_PRIO - 1, scope);
 }
 #endif
 

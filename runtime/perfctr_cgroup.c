@@ -219,7 +219,7 @@ static void perfctr_cgroups_stop(void)
 	struct perfctr_cg_cpu __percpu *cgs = perfctr_cg_cpus;
 	unsigned int k;
 
-	perfctr_switch_unhook(&perfctr_cg_tp, perfctr_cg_on_switch);
+	perfctr_tp_unhook(&perfctr_cg_tp, perfctr_cg_on_switch);
 	WRITE_ONCE(perfctr_cg_cpus, NULL);
 	synchronize_rcu();	/* a reader may still hold cgs */
 	free_percpu(cgs);

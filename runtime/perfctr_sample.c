@@ -355,14 +355,16 @@ static int perfctr_samples_patch(struct stap_perf_probe *p, size_t n)
 	return 0;
 }
 
-/* Task tsk's sampling event for .process clause i, with the clause's
- * handler (which runs the clause's body), on core PMU k's encoding (a
- * hybrid machine's CPU records) or the clause's own; off until tsk's
- * exec when on_exec (perfctr_task.c); NULL before stap's init set it up. */
+/* Task tsk's root sampling event for .process clause i, with the
+ * clause's handler (which runs the clause's body) and tag (what marks it
+ * and the events inherited from it, perfctr_task.c), on core PMU k's
+ * encoding (a hybrid machine's CPU records) or the clause's own;
+ * inherited by the tasks tsk forks; off until tsk's exec when on_exec;
+ * NULL before stap's init set it up. */
 static struct perf_event *perfctr_sample_task_event(unsigned int i,
 						   unsigned int k,
 						   struct task_struct *tsk,
-						   bool on_exec)
+						   bool on_exec, void *tag)
 {
 	const struct perfctr_slot *s = &perfctr_slots[i];
 	struct perf_event_attr a;
@@ -377,8 +379,9 @@ static struct perf_event *perfctr_sample_task_event(unsigned int i,
 		a.config2 = s->enc[k].config2;
 	}
 	a.disabled = a.enable_on_exec = on_exec;
+	a.inherit = 1;
 	return perfctr_priv_create(&a, -1, tsk, perfctr_sample_handler(i),
-				   NULL);
+				   tag);
 }
 
 /* stap's exit, just before it releases its probes' events: what the
@@ -504,7 +507,7 @@ static void perfctr_samples_report(void) { }
 static struct perf_event *perfctr_sample_task_event(unsigned int i,
 						   unsigned int k,
 						   struct task_struct *tsk,
-						   bool on_exec)
+						   bool on_exec, void *tag)
 {
 	return NULL;
 }

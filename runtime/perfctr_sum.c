@@ -393,7 +393,7 @@ static void perfctr_sum_stop(void)
 		cpuhp_remove_state_nocalls(perfctr_sum_hp_state);
 	perfctr_sum_hp_state = 0;
 	WRITE_ONCE(perfctr_sum_running, 0);
-	perfctr_switch_unhook(&perfctr_sum_tp, perfctr_sum_on_switch);
+	perfctr_tp_unhook(&perfctr_sum_tp, perfctr_sum_on_switch);
 	if (!perfctr_sums)
 		return;
 	for_each_possible_cpu(cpu)

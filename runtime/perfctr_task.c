@@ -8,22 +8,40 @@
  * perf stat opens cpu_core/cycles/ and cpu_atom/cycles/: each counts
  * the thread's time on its own PMU's CPUs, and a read sums them.
  *
- * stap's task finder finds the tasks: one target per distinct .process
- * path (or stap's -c/-x target), registered before stap's own init starts
- * the finder.  Its callbacks run in the found task, where they may sleep:
- * there the task's counters are created.  At exit (and exec) the callback
- * runs in atomic context: the task's final counts go to the totals and its
- * counters are released by a work item, after a grace period, because
- * perfctr_total() may be reading them on another CPU.
+ * New tasks are counted by perf's own inheritance, as perf stat counts
+ * them: a root task's events are made with attr.inherit, and the kernel
+ * gives each task its parent forks an event of its own in copy_process()
+ * (perf_event_init_task()), before the task first runs.  The module
+ * finds those at the fork (the sched_process_fork tracepoint, in the
+ * parent, before the child is woken): a record for the child, a
+ * reference on each of its events, and its context pinned, which turns
+ * perf's context swap off (perf_event_context_sched_out() hands a
+ * thread's events to an equivalent sibling at a switch, and the counts
+ * with them).  So a record's events are its task's for life.
+ *
+ * Roots: stap's task finder finds the tasks that carry no event of a
+ * request yet (-c's target, -x's threads at the start, a process that
+ * runs a .process("PATH") from outside any followed tree): one target
+ * per distinct .process path (or stap's -c/-x target), registered before
+ * stap's own init starts the finder.  Its callback runs in the found
+ * task, where it may sleep: there the task's root events are made.
+ *
+ * A task's events stop counting at its exit (perf_event_exit_task(),
+ * early in do_exit()) and keep their final counts: a read in the task's
+ * later exit probes returns them.  When the task is freed (the
+ * sched_process_free tracepoint) its counts move to the totals and its
+ * record to a work item, which, after a grace period, drops the
+ * references (perfctr_total() may be reading them on another CPU) and
+ * releases a root once no task holds a child of it.
  *
  * Records: PERFCTR_TASKS of them (stap -D PERFCTR_TASKS=N), allocated at
  * start, found by task through perfctr_taskmap.c: a thread that calls
- * execve() from a thread other than the leader takes the leader's id, and
- * the exit (exec) callback must still find the record its found callback
- * made.  Only a task's own callbacks write its record.  Totals are read without locks: a sequence count
- * tells a reader that a task's count moved to the totals under it.  The
- * slots of the tasks followed now are also kept packed at the front of
- * perfctr_task_live[], so that a total walks those, not the table.
+ * execve() from a thread other than the leader takes the leader's id.
+ * Only a task's fork, its found callback (before it has a record) and its
+ * free write its record.  Totals are read without locks: a sequence
+ * count tells a reader that a task's count moved to the totals under it.
+ * The slots of the tasks followed now are also kept packed at the front
+ * of perfctr_task_live[], so that a total walks those, not the table.
  *
  * Reads: perfctr_read_process() the current thread's own count;
  * perfctr_read_total() every followed task, live and gone, from any
@@ -37,7 +55,8 @@
  * disabled with enable_on_exec, as perf stat -- CMD makes them: perf
  * enables them in the task's own exec (perf_event_exec()), and nothing
  * stapio's child does before it is counted.  The same for any task it
- * forks before that exec: counted from its own exec, if any.
+ * forks before that exec: it inherits them off, counted from its own
+ * exec, if any.
  */
 #ifdef PERFCTR_HAVE_PROCESS
 
@@ -48,18 +67,26 @@
 #define PERFCTR_TASKS 1024
 #endif
 
+/* A task's perf contexts: one per kind of PMU in 6.1 (hardware,
+ * software), one in all from 6.2 (the front-end's kernel probe decides). */
+#ifdef PERFCTR_HAVE_TASK_CTX_ARRAY
+#define PERFCTR_TASK_NCTX	perf_nr_task_contexts
+#define PERFCTR_TASK_CTX(t, n)	rcu_dereference_raw((t)->perf_event_ctxp[n])
+#else
+#define PERFCTR_TASK_NCTX	1
+#define PERFCTR_TASK_CTX(t, n)	rcu_dereference_raw((t)->perf_event_ctxp)
+#endif
+
 struct perfctr_task {
 	/* a request's events: ev[i][0], or on a hybrid machine one per
 	 * core PMU, in the order of its CPU records; ev[i][0] is written
-	 * last, so a reader that sees it sees the others */
+	 * last, so a reader that sees it sees the others.  A root (made
+	 * here, ev->parent NULL) or inherited (the module holds a
+	 * reference on it, and its context is pinned once for it). */
 	struct perf_event *ev[PERFCTR_NDECLARED][PERFCTR_CORE_PMUS];
 	int release;		/* the work releases it after this grace period */
 	int rearm;		/* a read found one in ERROR state */
 	unsigned int live;	/* 1 + its place in perfctr_task_live[], 0 */
-	/* held by an exec of this task (compared, never followed): its new
-	 * image's counters wait for these to go.  Last: the release work
-	 * clears the fields before it, then this one. */
-	const struct task_struct *exec_of;
 };
 
 static struct perfctr_taskmap perfctr_task_ids;
@@ -69,7 +96,6 @@ static unsigned int perfctr_task_seq;	/* odd: totals moving */
 static int perfctr_task_seq_cpu;	/* where, while it is odd */
 static DEFINE_RAW_SPINLOCK(perfctr_task_lock);	/* perfctr_task_seq */
 static atomic_t perfctr_task_lost;	/* tasks not counted, or in part */
-static atomic_t perfctr_task_execs;	/* held records with exec_of set */
 /* The slots of the tasks followed now, packed: added to at the end under
  * perfctr_task_lock (readers see the count only after the slot), taken
  * out, the last moved into the hole, under the lock and an odd seq. */
@@ -84,6 +110,11 @@ static DECLARE_WORK(perfctr_task_work, perfctr_task_work_fn);
  * self_exec_id is still perfctr_cmd_exec_id have not exec'd since. */
 static bool perfctr_cmd_held;
 static u64 perfctr_cmd_exec_id;
+/* What marks a root's events, and so every event the kernel inherits
+ * from one, as request i's k-th (its overflow_handler_context, which
+ * inherit_event() copies): the address of perfctr_task_tag[i][k]. */
+static char perfctr_task_tag[PERFCTR_NDECLARED][PERFCTR_CORE_PMUS];
+static struct tracepoint *perfctr_tp_fork, *perfctr_tp_free;	/* hooked */
 
 /* Request i's events per task: one per core PMU on a hybrid machine. */
 static unsigned int perfctr_task_nev(unsigned int i)
@@ -112,18 +143,23 @@ static int perfctr_task_count(unsigned int idx, struct perfctr_task *t,
 	}
 	for (k = 0; k < n; k++) {
 		struct perf_event *ev = READ_ONCE(t->ev[idx][k]);
+		int state;
 
 		if (likely(perfctr_counting_here(ev))) {
 			sum += perfctr_event_count(ev);
 			continue;
 		}
-		if (READ_ONCE(ev->state) == PERF_EVENT_STATE_OFF) {
-			/* waits for the task's exec (enable_on_exec, the
-			 * only way ours are OFF): it has counted nothing */
+		state = READ_ONCE(ev->state);
+		/* OFF: waits for the task's exec (enable_on_exec, the only
+		 * way ours are off), and has counted nothing; EXIT: the
+		 * task's exit (or an exec into a program it may not be
+		 * counted in) took it off for good, and its count is final */
+		if (state == PERF_EVENT_STATE_OFF ||
+		    state == PERF_EVENT_STATE_EXIT) {
 			sum += local64_read(&ev->count);
 			continue;
 		}
-		if (READ_ONCE(ev->state) == PERF_EVENT_STATE_ERROR) {
+		if (state == PERF_EVENT_STATE_ERROR) {
 			WRITE_ONCE(t->rearm, 1);	/* perfctr_rearm.c */
 			perfctr_rearm_request(PERFCTR_REARM_TASKS);
 			return -EIO;
@@ -137,7 +173,8 @@ static int perfctr_task_count(unsigned int idx, struct perfctr_task *t,
 }
 
 /*
- * The current thread's count of .process counter idx.  Any probe context.
+ * The current thread's count of .process counter idx.  Any probe context,
+ * the thread's own exit probes included (its final count).
  * Returns 0, -ESRCH (not a followed thread, or not counted by this
  * counter's target), -ENOSPC (that, and some task found no record),
  * -EIO (not counting: no room on the PMU).
@@ -160,7 +197,7 @@ static int perfctr_read_process(unsigned int idx, u64 *val)
 }
 
 /* One pass over the records: the sum, or -EAGAIN when it raced with a
- * task's exit, -EBUSY when that exit is the code this read interrupted
+ * task's free, -EBUSY when that free is the code this read interrupted
  * (an NMI or interrupt on the same CPU: waiting would never end). */
 static int perfctr_total_once(unsigned int idx, u64 *val)
 {
@@ -194,8 +231,8 @@ static int perfctr_total_once(unsigned int idx, u64 *val)
 /*
  * Every followed task's count of .process counter idx, live and gone.
  * Any context; costs a pass over the tasks followed now.
- * Returns 0, -EAGAIN (raced with exits every time), -EBUSY (interrupted
- * an exit on this CPU), -ENOSPC (some task could not be counted: the
+ * Returns 0, -EAGAIN (raced with frees every time), -EBUSY (interrupted
+ * a free on this CPU), -ENOSPC (some task could not be counted: the
  * total would be short).
  */
 static int perfctr_read_total(unsigned int idx, u64 *val)
@@ -215,25 +252,37 @@ static int perfctr_read_total(unsigned int idx, u64 *val)
 	return rc;
 }
 
-/* Task tsk's k-th event for request i: a counter (on core PMU k's
+/* A counter's overflow handler: never called (it has no period), there
+ * only so that the kernel keeps the tag beside it, and copies both into
+ * every event it inherits from it. */
+static void perfctr_task_untouched(struct perf_event *ev,
+				   struct perf_sample_data *data,
+				   struct pt_regs *regs)
+{
+}
+
+/* Task tsk's k-th root event for request i: a counter (on core PMU k's
  * encoding, or the one), or a sampling clause's event with stap's
- * handler (perfctr_sample.c); off until tsk's exec when on_exec; NULL
- * when there is none to make. */
+ * handler (perfctr_sample.c); inherited by every task it forks; off
+ * until tsk's exec when on_exec; NULL when there is none to make. */
 static struct perf_event *perfctr_task_event(unsigned int i, unsigned int k,
 					     struct task_struct *tsk,
 					     bool on_exec)
 {
 	const struct perfctr_slot *s = &perfctr_slots[i];
+	void *tag = &perfctr_task_tag[i][k];
 	struct perf_event_attr attr;
 
 	if (perfctr_samples(i))
-		return perfctr_sample_task_event(i, k, tsk, on_exec);
+		return perfctr_sample_task_event(i, k, tsk, on_exec, tag);
 	perfctr_attr_enc(s, s->nenc ? &s->enc[k] : NULL, &attr);
 	attr.disabled = attr.enable_on_exec = on_exec;
-	return perfctr_priv_create(&attr, -1, tsk, NULL, NULL);
+	attr.inherit = 1;
+	return perfctr_priv_create(&attr, -1, tsk, perfctr_task_untouched,
+				   tag);
 }
 
-/* Task tsk's events for request i into evs, evs[0] written last.
+/* Task tsk's root events for request i into evs, evs[0] written last.
  * Returns 0; 1 when there is none to make; or the error of the one that
  * could not be made (those made before it released). */
 static long perfctr_task_events(unsigned int i, struct task_struct *tsk,
@@ -293,18 +342,92 @@ static void perfctr_task_live_del(unsigned int s)
 	perfctr_tasks[s].live = 0;
 }
 
-/* Does a record of tsk's own exec wait for the release work?  A record
- * the work has released no longer names it. */
-static bool perfctr_task_exec_held(const struct task_struct *tsk)
+/* ctx's swap with an equivalent context is off while pinned (as
+ * perf_pin_task_context() turns it off for its own edits): +1 or -1. */
+static void perfctr_task_pin(struct perf_event_context *ctx, int by)
 {
-	unsigned int s;
+	unsigned long flags;
 
-	if (!atomic_read(&perfctr_task_execs))
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	ctx->pin_count += by;
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+}
+
+/* Is ev one of ours?  Its request and core PMU into *i and *k. */
+static bool perfctr_task_ours(const struct perf_event *ev, unsigned int *i,
+			      unsigned int *k)
+{
+	const char *tag = ev->overflow_handler_context;
+	const char *first = &perfctr_task_tag[0][0];
+	unsigned long at;
+
+	if (tag < first || tag >= first + sizeof(perfctr_task_tag))
 		return false;
-	for (s = 0; s < perfctr_task_ids.size; s++)
-		if (smp_load_acquire(&perfctr_tasks[s].exec_of) == tsk)
-			return true;
-	return false;
+	at = tag - first;
+	*i = at / PERFCTR_CORE_PMUS;
+	*k = at % PERFCTR_CORE_PMUS;
+	return true;
+}
+
+/* Keeps child's inherited events of ours on record t: a reference on
+ * each, its context pinned.  The child has not run yet.  Returns how
+ * many it kept. */
+static unsigned int perfctr_task_adopt(struct task_struct *child,
+				       struct perfctr_task *t)
+{
+	struct perf_event_context *ctx;
+	struct perf_event *ev;
+	unsigned int n, i, k, kept = 0;
+	unsigned long flags;
+
+	for (n = 0; n < PERFCTR_TASK_NCTX; n++) {
+		ctx = PERFCTR_TASK_CTX(child, n);
+		if (!ctx)
+			continue;
+		raw_spin_lock_irqsave(&ctx->lock, flags);
+		list_for_each_entry(ev, &ctx->event_list, event_entry) {
+			if (!ev->parent || !perfctr_task_ours(ev, &i, &k) ||
+			    t->ev[i][k] ||
+			    !atomic_long_inc_not_zero(&ev->refcount))
+				continue;
+			ctx->pin_count++;
+			WRITE_ONCE(t->ev[i][k], ev);
+			kept++;
+		}
+		raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	}
+	return kept;
+}
+
+/*
+ * sched_process_fork, in the parent, after copy_process() and before the
+ * child is woken (preemption off): a child that inherited events of ours
+ * gets a record with them.  Nothing to do for every other fork but a
+ * look at its contexts.
+ */
+static void perfctr_task_fork(void *data, struct task_struct *parent,
+			      struct task_struct *child)
+{
+	struct perfctr_task *t;
+	unsigned int n;
+	int fresh, s;
+
+	for (n = 0; n < PERFCTR_TASK_NCTX; n++)
+		if (PERFCTR_TASK_CTX(child, n))
+			break;
+	if (n == PERFCTR_TASK_NCTX)
+		return;
+	s = perfctr_taskmap_get(&perfctr_task_ids, child, 1, &fresh);
+	if (s < 0) {
+		atomic_inc(&perfctr_task_lost);
+		return;
+	}
+	t = &perfctr_tasks[s];
+	if (!perfctr_task_adopt(child, t)) {
+		perfctr_taskmap_put(&perfctr_task_ids, s, 0);
+		return;
+	}
+	perfctr_task_live_add(s);	/* a total sees it whole from here */
 }
 
 /* Is tsk -c's target, or a task it forked, before the target's exec (a
@@ -316,8 +439,22 @@ static bool perfctr_cmd_before_exec(unsigned int tgt, struct task_struct *tsk)
 	       READ_ONCE(tsk->self_exec_id) == perfctr_cmd_exec_id;
 }
 
-/* Found (sleepable, usually in tsk itself): the task's counters for the
- * requests of this target. */
+/* Does record t (NULL: none) lack an event of some request of target
+ * tgt? */
+static bool perfctr_task_wants(unsigned int tgt, const struct perfctr_task *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < PERFCTR_NDECLARED; i++)
+		if (perfctr_requests[i].id && perfctr_per_task(i) &&
+		    perfctr_req_tgt[i] == tgt && (!t || !t->ev[i][0]))
+			return true;
+	return false;
+}
+
+/* Found (sleepable, usually in tsk itself): root events for the requests
+ * of this target that tsk did not inherit (a task forked by a followed
+ * one has them all, and already counts). */
 static void perfctr_task_found(unsigned int tgt, struct task_struct *tsk)
 {
 	bool on_exec = perfctr_cmd_before_exec(tgt, tsk);
@@ -326,17 +463,11 @@ static void perfctr_task_found(unsigned int tgt, struct task_struct *tsk)
 	int fresh, s;
 	long rc;
 
+	s = perfctr_taskmap_get(&perfctr_task_ids, tsk, 0, &fresh);
+	if (!perfctr_task_wants(tgt, s < 0 ? NULL : &perfctr_tasks[s]))
+		return;
 	if (!perfctr_priv_task(tsk))
 		return;		/* not the user's: perfctr_priv.c */
-	/*
-	 * After an exec the task's old counters are still attached to it
-	 * until the release work has run: new pinned counters next to them
-	 * may find the PMU full, fail to schedule, and stay in error for
-	 * good.  Let the old ones go first (a grace period, once per exec).
-	 * A new thread has none: it does not wait for other tasks' exits.
-	 */
-	if (perfctr_task_exec_held(tsk))
-		flush_work(&perfctr_task_work);
 	s = perfctr_taskmap_get(&perfctr_task_ids, tsk, 1, &fresh);
 	if (s < 0) {
 		atomic_inc(&perfctr_task_lost);
@@ -358,9 +489,13 @@ static void perfctr_task_found(unsigned int tgt, struct task_struct *tsk)
 	}
 }
 
-/* Gone (exit or exec; atomic, in tsk itself): its final counts move to
- * the totals, its counters to the release work. */
-static void perfctr_task_gone(struct task_struct *tsk)
+/*
+ * sched_process_free (an RCU callback, after the task's last switch and
+ * its reaping): its final counts move to the totals, its record to the
+ * release work.  The events stopped counting at its exit, and its exit
+ * probes have read them.
+ */
+static void perfctr_task_free(void *data, struct task_struct *tsk)
 {
 	struct perfctr_task *t;
 	unsigned long flags;
@@ -380,10 +515,6 @@ static void perfctr_task_gone(struct task_struct *tsk)
 			atomic64_add(perfctr_event_count(t->ev[i][k]),
 				     &perfctr_task_done[i]);
 	perfctr_task_live_del(s);
-	if (!(tsk->flags & PF_EXITING)) {	/* an exec: tsk lives on */
-		WRITE_ONCE(t->exec_of, tsk);
-		atomic_inc(&perfctr_task_execs);
-	}
 	perfctr_taskmap_put(&perfctr_task_ids, s, 1);
 	PERFCTR_RACE(TASK_GONE);
 	smp_wmb();
@@ -410,18 +541,62 @@ static void perfctr_tasks_rearm(void)
 	}
 }
 
-/* Releases every event of record t. */
-static void perfctr_task_release(struct perfctr_task *t)
+/* Lets an inherited event go: its context unpinned, the module's
+ * reference dropped.  The last reference is the module's only once
+ * perf's own went with the event's task (it is off its context and its
+ * root's list of children): then it is released here. */
+static void perfctr_task_put_child(struct perf_event *ev)
 {
-	unsigned int i, k;
-
-	for (i = 0; i < PERFCTR_NDECLARED; i++)
-		for (k = 0; k < PERFCTR_CORE_PMUS && t->ev[i][k]; k++)
-			perfctr_release_event(t->ev[i][k]);
+	perfctr_task_pin(ev->ctx, -1);
+	if (!atomic_long_add_unless(&ev->refcount, -1, 1))
+		perf_event_release_kernel(ev);
 }
 
-/* Releases the counters of gone tasks once no reader can hold them, and
- * re-arms.  The only place that releases a task's counters while the
+/* Does root ev still have a child (a live task that inherited it, and
+ * that may fork again)?  Sleepable. */
+static bool perfctr_task_has_child(struct perf_event *ev)
+{
+	bool any;
+
+	mutex_lock(&ev->child_mutex);
+	any = !list_empty(&ev->child_list);
+	mutex_unlock(&ev->child_mutex);
+	return any;
+}
+
+/*
+ * Lets record t's events go (its task is gone; at the stop, every
+ * record): the inherited ones, and the roots once no task holds a child
+ * of theirs (every one at the stop, after every inherited one: a root's
+ * release takes its children off their contexts).  Returns whether t
+ * still holds a root.
+ */
+static bool perfctr_task_let_go(struct perfctr_task *t, bool roots)
+{
+	unsigned int i, k;
+	bool held = false;
+
+	for (i = 0; i < PERFCTR_NDECLARED; i++)
+		for (k = 0; k < PERFCTR_CORE_PMUS; k++) {
+			struct perf_event *ev = t->ev[i][k];
+
+			if (!ev)
+				continue;
+			if (ev->parent)
+				perfctr_task_put_child(ev);
+			else if (roots || !perfctr_task_has_child(ev))
+				perfctr_release_event(ev);
+			else {
+				held = true;
+				continue;
+			}
+			t->ev[i][k] = NULL;
+		}
+	return held;
+}
+
+/* Releases the events of freed tasks once no reader can hold them, and
+ * re-arms.  The only place that releases a task's events while the
  * module runs, so those it enables stay. */
 static void perfctr_task_work_fn(struct work_struct *work)
 {
@@ -442,14 +617,9 @@ static void perfctr_task_work_fn(struct work_struct *work)
 	for (s = 0; s < perfctr_task_ids.size; s++) {
 		struct perfctr_task *t = &perfctr_tasks[s];
 
-		if (!t->release)
-			continue;
-		perfctr_task_release(t);
-		memset(t, 0, offsetof(struct perfctr_task, exec_of));
-		if (t->exec_of) {	/* its exec's new counters may come */
-			smp_store_release(&t->exec_of, NULL);
-			atomic_dec(&perfctr_task_execs);
-		}
+		if (!t->release || perfctr_task_let_go(t, false))
+			continue;	/* a root's children live on */
+		memset(t, 0, sizeof(*t));
 		perfctr_taskmap_put(&perfctr_task_ids, s, 0);
 	}
 }
@@ -460,14 +630,15 @@ static void perfctr_tasks_kick(void)
 	schedule_work(&perfctr_task_work);
 }
 
+/* The finder's callbacks: found makes roots; its exit and exec reports
+ * change nothing (events stay across an exec, as perf's do, and a
+ * task's exit is counted at its free). */
 static int perfctr_task_callback(struct stap_task_finder_target *tgt,
 				 struct task_struct *tsk, int register_p,
 				 int process_p)
 {
 	if (register_p)
 		perfctr_task_found(tgt - perfctr_tgts, tsk);
-	else
-		perfctr_task_gone(tsk);
 	return 0;
 }
 
@@ -520,7 +691,8 @@ static void perfctr_cmd_find(void)
 }
 
 /* Sleepable, in stapio answering the start; before stap's init starts
- * the task finder. */
+ * the task finder.  The fork hook comes first: a task forked once a
+ * root exists is adopted. */
 static int perfctr_tasks_start(void)
 {
 	unsigned int k;
@@ -534,6 +706,14 @@ static int perfctr_tasks_start(void)
 	if (!perfctr_tasks || !perfctr_task_live ||
 	    perfctr_taskmap_alloc(&perfctr_task_ids, PERFCTR_TASKS))
 		return -ENOMEM;	/* perfctr_tasks_stop() frees */
+	rc = perfctr_tp_hook("sched_process_fork", &perfctr_tp_fork,
+			     perfctr_task_fork, TRACEPOINT_DEFAULT_PRIO,
+			     ".process") ?:
+	     perfctr_tp_hook("sched_process_free", &perfctr_tp_free,
+			     perfctr_task_free, TRACEPOINT_DEFAULT_PRIO,
+			     ".process");
+	if (rc)
+		return rc;
 	perfctr_tasks_targets();
 	perfctr_cmd_find();
 	for (k = 0; k < perfctr_ntgts; k++) {
@@ -549,14 +729,19 @@ static int perfctr_tasks_start(void)
 }
 
 /* Sleepable; after stap's exit stopped the task finder (no callback
- * runs), or when its init never started it. */
+ * runs), or when its init never started it.  Inherited events go before
+ * any root: a root's release takes its children with it. */
 static void perfctr_tasks_stop(void)
 {
 	unsigned int s;
 
+	perfctr_tp_unhook(&perfctr_tp_fork, perfctr_task_fork);
+	perfctr_tp_unhook(&perfctr_tp_free, perfctr_task_free);
 	flush_work(&perfctr_task_work);
 	for (s = 0; perfctr_tasks && s < perfctr_task_ids.size; s++)
-		perfctr_task_release(&perfctr_tasks[s]);
+		perfctr_task_let_go(&perfctr_tasks[s], false);
+	for (s = 0; perfctr_tasks && s < perfctr_task_ids.size; s++)
+		perfctr_task_let_go(&perfctr_tasks[s], true);
 	if (atomic_read(&perfctr_task_lost)) {
 		_stp_warn("perfctr: %d threads were not counted, or not in "
 			  "full (the task table holds %d: stap -D "

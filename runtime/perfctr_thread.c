@@ -384,7 +384,7 @@ static void perfctr_threads_stop(void)
 {
 	unsigned int cpu;
 
-	perfctr_switch_unhook(&perfctr_tp_switch, perfctr_on_switch);
+	perfctr_tp_unhook(&perfctr_tp_switch, perfctr_on_switch);
 	for_each_possible_cpu(cpu)	/* the records go */
 		if (perfctr_cpus)
 			per_cpu_ptr(perfctr_cpus, cpu)->thr = NULL;
