@@ -87,6 +87,15 @@ struct perfctr_task {
 	int release;		/* the work releases it after this grace period */
 	int rearm;		/* a read found one in ERROR state */
 	unsigned int live;	/* 1 + its place in perfctr_task_live[], 0 */
+	/* A .process("PATH") counter's latent events (a task of another
+	 * followed tree carries them, off, inherited off): an exec turns
+	 * them on (enable_on_exec); they are kept only where it is PATH,
+	 * else turned off again, and what they counted meanwhile is bias.
+	 * armed: latent and not kept yet; counts nothing for the task. */
+	unsigned char latent[PERFCTR_NDECLARED], armed[PERFCTR_NDECLARED];
+	u64 bias[PERFCTR_NDECLARED][PERFCTR_CORE_PMUS];
+	struct task_work exec_work;	/* the exec's check, in the task */
+	int exec_queued;
 };
 
 static struct perfctr_taskmap perfctr_task_ids;
@@ -101,7 +110,7 @@ static atomic_t perfctr_task_lost;	/* tasks not counted, or in part */
  * out, the last moved into the hole, under the lock and an odd seq. */
 static unsigned int *perfctr_task_live;
 static unsigned int perfctr_task_nlive;
-static struct stap_task_finder_target perfctr_tgts[PERFCTR_NDECLARED];
+static struct stap_task_finder_target perfctr_tgts[PERFCTR_NDECLARED + 1];
 static unsigned int perfctr_ntgts;
 static unsigned char perfctr_req_tgt[PERFCTR_NDECLARED];
 static void perfctr_task_work_fn(struct work_struct *work);
@@ -111,10 +120,12 @@ static DECLARE_WORK(perfctr_task_work, perfctr_task_work_fn);
 static bool perfctr_cmd_held;
 static u64 perfctr_cmd_exec_id;
 /* What marks a root's events, and so every event the kernel inherits
- * from one, as request i's k-th (its overflow_handler_context, which
- * inherit_event() copies): the address of perfctr_task_tag[i][k]. */
-static char perfctr_task_tag[PERFCTR_NDECLARED][PERFCTR_CORE_PMUS];
+ * from one, as request i's k-th, latent or not (its
+ * overflow_handler_context, which inherit_event() copies): the address
+ * of perfctr_task_tag[i][k][latent]. */
+static char perfctr_task_tag[PERFCTR_NDECLARED][PERFCTR_CORE_PMUS][2];
 static struct tracepoint *perfctr_tp_fork, *perfctr_tp_free;	/* hooked */
+static struct tracepoint *perfctr_tp_exec;
 
 /* Request i's events per task: one per core PMU on a hybrid machine. */
 static unsigned int perfctr_task_nev(unsigned int i)
@@ -137,6 +148,8 @@ static int perfctr_task_count(unsigned int idx, struct perfctr_task *t,
 	unsigned int here = 0, k, n = perfctr_task_nev(idx);
 	u64 sum = 0;
 
+	if (smp_load_acquire(&t->armed[idx]))
+		return -ESRCH;	/* not in its target (yet) */
 	if (n > 1) {
 		e = perfctr_slot_cpu_enc(sl, smp_processor_id());
 		here = e ? e - sl->enc : 0;
@@ -168,8 +181,25 @@ static int perfctr_task_count(unsigned int idx, struct perfctr_task *t,
 			return -EIO;
 		sum += local64_read(&ev->count);
 	}
+	for (k = 0; k < n; k++)
+		sum -= t->bias[idx][k];
 	*val = sum;
 	return 0;
+}
+
+/* What record t's events of request idx counted for its task, as a total
+ * takes it (an armed latent one: nothing).  Any context, IRQs off. */
+static u64 perfctr_task_sum(const struct perfctr_task *t, unsigned int idx)
+{
+	unsigned int k;
+	u64 sum = 0;
+
+	if (smp_load_acquire(&t->armed[idx]))
+		return 0;
+	for (k = 0; k < perfctr_task_nev(idx); k++)
+		sum += perfctr_event_count(READ_ONCE(t->ev[idx][k])) -
+		       t->bias[idx][k];
+	return sum;
 }
 
 /*
@@ -212,14 +242,11 @@ static int perfctr_total_once(unsigned int idx, u64 *val)
 	n = READ_ONCE(perfctr_task_nlive);
 	smp_rmb();	/* the slots up to n were written before it */
 	for (i = 0; i < n; i++) {
-		struct perf_event **evs;
-		unsigned int k;
+		const struct perfctr_task *t;
 
-		evs = perfctr_tasks[READ_ONCE(perfctr_task_live[i])].ev[idx];
-		if (!smp_load_acquire(&evs[0]))
-			continue;
-		for (k = 0; k < perfctr_task_nev(idx); k++)
-			sum += perfctr_event_count(READ_ONCE(evs[k]));
+		t = &perfctr_tasks[READ_ONCE(perfctr_task_live[i])];
+		if (smp_load_acquire(&t->ev[idx][0]))
+			sum += perfctr_task_sum(t, idx);
 	}
 	smp_rmb();
 	if (READ_ONCE(perfctr_task_seq) != seq)
@@ -264,13 +291,14 @@ static void perfctr_task_untouched(struct perf_event *ev,
 /* Task tsk's k-th root event for request i: a counter (on core PMU k's
  * encoding, or the one), or a sampling clause's event with stap's
  * handler (perfctr_sample.c); inherited by every task it forks; off
- * until tsk's exec when on_exec; NULL when there is none to make. */
+ * until tsk's exec when on_exec (always when latent); NULL when there is
+ * none to make. */
 static struct perf_event *perfctr_task_event(unsigned int i, unsigned int k,
 					     struct task_struct *tsk,
-					     bool on_exec)
+					     bool on_exec, bool latent)
 {
 	const struct perfctr_slot *s = &perfctr_slots[i];
-	void *tag = &perfctr_task_tag[i][k];
+	void *tag = &perfctr_task_tag[i][k][latent];
 	struct perf_event_attr attr;
 
 	if (perfctr_samples(i))
@@ -286,14 +314,15 @@ static struct perf_event *perfctr_task_event(unsigned int i, unsigned int k,
  * Returns 0; 1 when there is none to make; or the error of the one that
  * could not be made (those made before it released). */
 static long perfctr_task_events(unsigned int i, struct task_struct *tsk,
-				bool on_exec, struct perf_event **evs)
+				bool on_exec, bool latent, struct perf_event **evs)
 {
 	struct perf_event *ev[PERFCTR_CORE_PMUS];
 	unsigned int n = perfctr_task_nev(i), k;
 	long rc;
 
 	for (k = 0; k < n; k++) {
-		ev[k] = perfctr_task_event(i, k, tsk, on_exec);
+		ev[k] = perfctr_task_event(i, k, tsk, on_exec || latent,
+					   latent);
 		if (IS_ERR_OR_NULL(ev[k])) {
 			rc = ev[k] ? PTR_ERR(ev[k]) : 1;
 			while (k--)
@@ -353,17 +382,20 @@ static void perfctr_task_pin(struct perf_event_context *ctx, int by)
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 }
 
-/* Is ev one of ours?  Its request and core PMU into *i and *k. */
+/* Is ev one of ours?  Its request, core PMU and whether it is latent
+ * into *i, *k and *latent. */
 static bool perfctr_task_ours(const struct perf_event *ev, unsigned int *i,
-			      unsigned int *k)
+			      unsigned int *k, bool *latent)
 {
 	const char *tag = ev->overflow_handler_context;
-	const char *first = &perfctr_task_tag[0][0];
+	const char *first = &perfctr_task_tag[0][0][0];
 	unsigned long at;
 
 	if (tag < first || tag >= first + sizeof(perfctr_task_tag))
 		return false;
 	at = tag - first;
+	*latent = at % 2;
+	at /= 2;
 	*i = at / PERFCTR_CORE_PMUS;
 	*k = at % PERFCTR_CORE_PMUS;
 	return true;
@@ -379,6 +411,7 @@ static unsigned int perfctr_task_adopt(struct task_struct *child,
 	struct perf_event *ev;
 	unsigned int n, i, k, kept = 0;
 	unsigned long flags;
+	bool latent;
 
 	for (n = 0; n < PERFCTR_TASK_NCTX; n++) {
 		ctx = PERFCTR_TASK_CTX(child, n);
@@ -386,12 +419,17 @@ static unsigned int perfctr_task_adopt(struct task_struct *child,
 			continue;
 		raw_spin_lock_irqsave(&ctx->lock, flags);
 		list_for_each_entry(ev, &ctx->event_list, event_entry) {
-			if (!ev->parent || !perfctr_task_ours(ev, &i, &k) ||
+			if (!ev->parent ||
+			    !perfctr_task_ours(ev, &i, &k, &latent) ||
 			    t->ev[i][k] ||
 			    !atomic_long_inc_not_zero(&ev->refcount))
 				continue;
 			ctx->pin_count++;
 			WRITE_ONCE(t->ev[i][k], ev);
+			/* inherited off, latent: armed as its parent's */
+			t->latent[i] = latent;
+			t->armed[i] = latent &&
+				      ev->state == PERF_EVENT_STATE_OFF;
 			kept++;
 		}
 		raw_spin_unlock_irqrestore(&ctx->lock, flags);
@@ -439,22 +477,57 @@ static bool perfctr_cmd_before_exec(unsigned int tgt, struct task_struct *tsk)
 	       READ_ONCE(tsk->self_exec_id) == perfctr_cmd_exec_id;
 }
 
-/* Does record t (NULL: none) lack an event of some request of target
- * tgt? */
+/* Is request i one of target tgt's? */
+static bool perfctr_task_mine(unsigned int tgt, unsigned int i)
+{
+	return perfctr_requests[i].id && perfctr_per_task(i) &&
+	       perfctr_req_tgt[i] == tgt;
+}
+
+/* Does target tgt's root carry latent events of request i: a
+ * .process("PATH") counter of another target?  (Counters only: a latent
+ * sampling event would sample the rest of an exec that is not PATH's.) */
+static bool perfctr_task_latent_for(unsigned int tgt, unsigned int i)
+{
+	return perfctr_requests[i].id && perfctr_per_task(i) &&
+	       !perfctr_samples(i) && perfctr_requests[i].target[0] &&
+	       perfctr_req_tgt[i] != tgt;
+}
+
+/* Does record t (NULL: none) lack an event a root of target tgt makes,
+ * or hold an armed latent one of tgt's own (PATH, found running)? */
 static bool perfctr_task_wants(unsigned int tgt, const struct perfctr_task *t)
 {
 	unsigned int i;
 
-	for (i = 0; i < PERFCTR_NDECLARED; i++)
-		if (perfctr_requests[i].id && perfctr_per_task(i) &&
-		    perfctr_req_tgt[i] == tgt && (!t || !t->ev[i][0]))
+	for (i = 0; i < PERFCTR_NDECLARED; i++) {
+		if (!perfctr_task_mine(tgt, i) &&
+		    !perfctr_task_latent_for(tgt, i))
+			continue;
+		if (!t || !t->ev[i][0] ||
+		    (perfctr_task_mine(tgt, i) && t->armed[i]))
 			return true;
+	}
 	return false;
+}
+
+/* Request i's latent events on record t count from here on: their task
+ * runs PATH.  In the task, sleepable. */
+static void perfctr_task_keep(struct perfctr_task *t, unsigned int i)
+{
+	unsigned int k;
+
+	for (k = 0; k < perfctr_task_nev(i); k++)
+		perf_event_enable(t->ev[i][k]);
+	smp_store_release(&t->armed[i], 0);
 }
 
 /* Found (sleepable, usually in tsk itself): root events for the requests
  * of this target that tsk did not inherit (a task forked by a followed
- * one has them all, and already counts). */
+ * one has them all, and already counts), and latent ones for the
+ * .process("PATH") counters of other targets; the latent events of this
+ * target's own, which tsk inherited or was given elsewhere, count from
+ * here on. */
 static void perfctr_task_found(unsigned int tgt, struct task_struct *tsk)
 {
 	bool on_exec = perfctr_cmd_before_exec(tgt, tsk);
@@ -476,10 +549,17 @@ static void perfctr_task_found(unsigned int tgt, struct task_struct *tsk)
 	t = &perfctr_tasks[s];
 	perfctr_task_live_add(s);
 	for (i = 0; i < PERFCTR_NDECLARED; i++) {
-		if (!perfctr_requests[i].id || !perfctr_per_task(i) ||
-		    perfctr_req_tgt[i] != tgt || t->ev[i][0])
+		bool latent = !perfctr_task_mine(tgt, i);
+
+		if (latent && !perfctr_task_latent_for(tgt, i))
 			continue;
-		rc = perfctr_task_events(i, tsk, on_exec, t->ev[i]);
+		if (t->ev[i][0]) {
+			if (!latent && t->armed[i])
+				perfctr_task_keep(t, i);
+			continue;
+		}
+		t->latent[i] = t->armed[i] = latent;
+		rc = perfctr_task_events(i, tsk, on_exec, latent, t->ev[i]);
 		if (rc < 0 && atomic_inc_return(&perfctr_task_lost) == 1)
 			_stp_warn("perfctr: %s: counter \"%s\" (%s): cannot "
 				  "create it for thread %d: error %ld\n",
@@ -487,6 +567,83 @@ static void perfctr_task_found(unsigned int tgt, struct task_struct *tsk)
 				  perfctr_requests[i].id,
 				  perfctr_requests[i].event, tsk->pid, rc);
 	}
+}
+
+/*
+ * The check an exec that turned on latent events queues in its task
+ * (stap's task_work, which the module's exit waits for): kept where the
+ * task now runs their counter's PATH, off again elsewhere, and what they
+ * counted since the exec is bias.  Before the task returns to user
+ * space; sleepable.
+ */
+static void perfctr_task_exec_work(struct task_work *work)
+{
+	struct perfctr_task *t = container_of(work, struct perfctr_task,
+					      exec_work);
+	char *buf = kmalloc(PATH_MAX, GFP_KERNEL);
+	const char *path = NULL;
+	unsigned int i, k;
+
+	if (buf && current->mm)
+		path = __stp_get_mm_path(current->mm, buf, PATH_MAX);
+	for (i = 0; i < PERFCTR_NDECLARED; i++) {
+		if (!t->armed[i] ||
+		    READ_ONCE(t->ev[i][0]->state) == PERF_EVENT_STATE_OFF)
+			continue;
+		if (!IS_ERR_OR_NULL(path) &&
+		    !strcmp(path, perfctr_requests[i].target)) {
+			perfctr_task_keep(t, i);
+			continue;
+		}
+		for (k = 0; k < perfctr_task_nev(i); k++) {
+			perf_event_disable(t->ev[i][k]);
+			WRITE_ONCE(t->bias[i][k],
+				   local64_read(&t->ev[i][k]->count));
+		}
+	}
+	kfree(buf);
+	WRITE_ONCE(t->exec_queued, 0);
+	stp_task_work_func_done();
+}
+
+/* sched_process_exec, in the task after its exec (preemption off).  The
+ * exec turned on each armed latent event it holds, and took every
+ * latent event's enable_on_exec away (perf's event_enable_on_exec()):
+ * that comes back at once, under the context's lock as perf changes it,
+ * for the task's next exec and for what it forks (a child's copy is the
+ * root's); the check follows in the task. */
+static void perfctr_task_exec(void *data, struct task_struct *p,
+			      pid_t old_pid, struct linux_binprm *bprm)
+{
+	struct perfctr_task *t;
+	bool check = false;
+	unsigned long flags;
+	unsigned int i, k;
+	int fresh, s;
+
+	s = perfctr_taskmap_get(&perfctr_task_ids, current, 0, &fresh);
+	if (s < 0)
+		return;
+	t = &perfctr_tasks[s];
+	for (i = 0; i < PERFCTR_NDECLARED; i++) {
+		if (!t->latent[i] || !t->ev[i][0])
+			continue;
+		for (k = 0; k < perfctr_task_nev(i); k++) {
+			struct perf_event *ev = t->ev[i][k];
+
+			raw_spin_lock_irqsave(&ev->ctx->lock, flags);
+			ev->attr.enable_on_exec = 1;
+			raw_spin_unlock_irqrestore(&ev->ctx->lock, flags);
+		}
+		check |= t->armed[i] &&
+			 READ_ONCE(t->ev[i][0]->state) != PERF_EVENT_STATE_OFF;
+	}
+	if (!check || t->exec_queued)
+		return;
+	t->exec_queued = 1;
+	init_task_work(&t->exec_work, perfctr_task_exec_work);
+	if (stp_task_work_add(current, &t->exec_work))
+		t->exec_queued = 0;
 }
 
 /*
@@ -499,7 +656,7 @@ static void perfctr_task_free(void *data, struct task_struct *tsk)
 {
 	struct perfctr_task *t;
 	unsigned long flags;
-	unsigned int i, k;
+	unsigned int i;
 	int fresh, s;
 
 	s = perfctr_taskmap_get(&perfctr_task_ids, tsk, 0, &fresh);
@@ -511,8 +668,8 @@ static void perfctr_task_free(void *data, struct task_struct *tsk)
 	WRITE_ONCE(perfctr_task_seq, perfctr_task_seq + 1);
 	smp_wmb();
 	for (i = 0; i < PERFCTR_NDECLARED; i++)
-		for (k = 0; k < PERFCTR_CORE_PMUS && t->ev[i][k]; k++)
-			atomic64_add(perfctr_event_count(t->ev[i][k]),
+		if (t->ev[i][0])
+			atomic64_add(perfctr_task_sum(t, i),
 				     &perfctr_task_done[i]);
 	perfctr_task_live_del(s);
 	perfctr_taskmap_put(&perfctr_task_ids, s, 1);
@@ -642,28 +799,39 @@ static int perfctr_task_callback(struct stap_task_finder_target *tgt,
 	return 0;
 }
 
+/* The task finder target for path ("": stap's -c/-x target), made
+ * once. */
+static unsigned int perfctr_task_target(const char *path)
+{
+	unsigned int k;
+
+	for (k = 0; k < perfctr_ntgts; k++)
+		if (!strcmp(perfctr_tgts[k].procname ?: "", path))
+			return k;
+	perfctr_tgts[k].procname = path[0] ? path : NULL;
+	perfctr_tgts[k].purpose = "perfctr .process counters";
+	perfctr_tgts[k].callback = perfctr_task_callback;
+	perfctr_ntgts++;
+	return k;
+}
+
 /* The task finder target of each .process request: one per distinct
- * path, "" (procname NULL) for stap's -c/-x target. */
+ * path, "" (procname NULL) for stap's -c/-x target.  With a target, a
+ * .process("PATH") counter alone follows it too: its tasks carry the
+ * latent events that count an exec of PATH from the exec. */
 static void perfctr_tasks_targets(void)
 {
-	unsigned int i, k;
+	bool paths = false;
+	unsigned int i;
 
 	for (i = 0; i < PERFCTR_NDECLARED; i++) {
-		const char *path = perfctr_requests[i].target;
-
 		if (!perfctr_requests[i].id || !perfctr_per_task(i))
 			continue;
-		for (k = 0; k < perfctr_ntgts; k++)
-			if (!strcmp(perfctr_tgts[k].procname ?: "", path))
-				break;
-		if (k == perfctr_ntgts) {
-			perfctr_tgts[k].procname = path[0] ? path : NULL;
-			perfctr_tgts[k].purpose = "perfctr .process counters";
-			perfctr_tgts[k].callback = perfctr_task_callback;
-			perfctr_ntgts++;
-		}
-		perfctr_req_tgt[i] = k;
+		perfctr_req_tgt[i] = perfctr_task_target(perfctr_requests[i].target);
+		paths |= perfctr_requests[i].target[0] && !perfctr_samples(i);
 	}
+	if (paths && _stp_target)
+		perfctr_task_target("");
 }
 
 /*
@@ -711,6 +879,9 @@ static int perfctr_tasks_start(void)
 			     ".process") ?:
 	     perfctr_tp_hook("sched_process_free", &perfctr_tp_free,
 			     perfctr_task_free, TRACEPOINT_DEFAULT_PRIO,
+			     ".process") ?:
+	     perfctr_tp_hook("sched_process_exec", &perfctr_tp_exec,
+			     perfctr_task_exec, TRACEPOINT_DEFAULT_PRIO,
 			     ".process");
 	if (rc)
 		return rc;
@@ -737,6 +908,8 @@ static void perfctr_tasks_stop(void)
 
 	perfctr_tp_unhook(&perfctr_tp_fork, perfctr_task_fork);
 	perfctr_tp_unhook(&perfctr_tp_free, perfctr_task_free);
+	perfctr_tp_unhook(&perfctr_tp_exec, perfctr_task_exec);
+	stp_task_work_exit();	/* no exec check left to run */
 	flush_work(&perfctr_task_work);
 	for (s = 0; perfctr_tasks && s < perfctr_task_ids.size; s++)
 		perfctr_task_let_go(&perfctr_tasks[s], false);
