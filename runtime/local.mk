@@ -10,7 +10,8 @@ dist_runtime_DATA = runtime/perfctr.h runtime/perfctr_iface.h runtime/perfctr.c 
 	runtime/perfctr_payload.h runtime/perfctr_priv_rule.h \
 	runtime/perfctr_cpus.c runtime/perfctr_group.c runtime/perfctr_thread.c \
 	runtime/perfctr_cgroup.c runtime/perfctr_thrpool.c \
-	runtime/perfctr_taskmap.c runtime/perfctr_task.c runtime/perfctr_sample.c \
+	runtime/perfctr_taskmap.c runtime/perfctr_task.c runtime/perfctr_inherit.c \
+	runtime/perfctr_latent.c runtime/perfctr_sample.c \
 	runtime/perfctr_priv.c runtime/perfctr_rearm.c runtime/perfctr_sum.c \
 	runtime/perfctr_snap.h runtime/perfctr_socket.c runtime/perfctr_selftest.c \
 	runtime/perfctr_readerr.h runtime/perfctr_report.c \

@@ -1,52 +1,40 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * perfctr_task.c - .process counters: a counter of its own for every
- * thread of the target process, its threads and children as they appear;
- * the kernel saves and restores them at each context switch, so a
- * thread's count is exact wherever it runs.  On a hybrid machine a
- * counter is a task event per core PMU (its CPU records, "cIDX"), as
- * perf stat opens cpu_core/cycles/ and cpu_atom/cycles/: each counts
- * the thread's time on its own PMU's CPUs, and a read sums them.
- *
- * New tasks are counted by perf's own inheritance, as perf stat counts
- * them: a root task's events are made with attr.inherit, and the kernel
- * gives each task its parent forks an event of its own in copy_process()
- * (perf_event_init_task()), before the task first runs.  The module
- * finds those at the fork (the sched_process_fork tracepoint, in the
- * parent, before the child is woken): a record for the child, a
- * reference on each of its events, and its context pinned, which turns
- * perf's context swap off (perf_event_context_sched_out() hands a
- * thread's events to an equivalent sibling at a switch, and the counts
- * with them).  So a record's events are its task's for life.
+ * task of the target's tree (stap's -c/-x target, or every process that
+ * runs a .process("PATH")), threads and children as they appear; the
+ * kernel saves and restores them at each context switch, so a task's
+ * count is exact wherever it runs.  On a hybrid machine a counter is a
+ * task event per core PMU (its CPU records, "cIDX"), as perf stat opens
+ * cpu_core/cycles/ and cpu_atom/cycles/: each counts the task's time on
+ * its own PMU's CPUs, and a read sums them.
  *
  * Roots: stap's task finder finds the tasks that carry no event of a
  * request yet (-c's target, -x's threads at the start, a process that
- * runs a .process("PATH") from outside any followed tree): one target
- * per distinct .process path (or stap's -c/-x target), registered before
- * stap's own init starts the finder.  Its callback runs in the found
- * task, where it may sleep: there the task's root events are made.
- *
- * A task's events stop counting at its exit (perf_event_exit_task(),
- * early in do_exit()) and keep their final counts: a read in the task's
- * later exit probes returns them.  When the task is freed (the
- * sched_process_free tracepoint) its counts move to the totals and its
- * record to a work item, which, after a grace period, drops the
- * references (perfctr_total() may be reading them on another CPU) and
- * releases a root once no task holds a child of it.
+ * runs a .process("PATH") from outside any followed tree): one finder
+ * target per distinct .process path (or stap's -c/-x target), registered
+ * before stap's own init starts the finder.  Its callback runs in the
+ * found task, where it may sleep: there the task's root events are made,
+ * with attr.inherit.  Every task a followed task forks inherits them,
+ * before it first runs: perfctr_inherit.c.  A .process("PATH") counter
+ * rides latent in the trees of other targets, so that an exec of PATH
+ * there counts from the exec: perfctr_latent.c.  Events stay across an
+ * exec, as perf's do.
  *
  * Records: PERFCTR_TASKS of them (stap -D PERFCTR_TASKS=N), allocated at
  * start, found by task through perfctr_taskmap.c: a thread that calls
  * execve() from a thread other than the leader takes the leader's id.
- * Only a task's fork, its found callback (before it has a record) and its
- * free write its record.  Totals are read without locks: a sequence
- * count tells a reader that a task's count moved to the totals under it.
- * The slots of the tasks followed now are also kept packed at the front
- * of perfctr_task_live[], so that a total walks those, not the table.
+ * Only a task's fork, its found callback and its exec check write its
+ * record, and its free takes it out.  Totals are read without locks: a
+ * sequence count tells a reader that a task's count moved to the totals
+ * under it.  The slots of the tasks followed now are also kept packed at
+ * the front of perfctr_task_live[], so that a total walks those, not the
+ * table.
  *
- * Reads: perfctr_read_process() the current thread's own count;
- * perfctr_read_total() every followed task, live and gone, from any
- * context (a thread running on another CPU right now counts as of its
- * last switch or tick).
+ * Reads: perfctr_read_process() the current thread's own count (its
+ * final one in its exit probes); perfctr_read_total() every followed
+ * task, live and gone, from any context (a thread running on another
+ * CPU right now counts as of its last switch or tick).
  *
  * stap -c CMD: stapio forks the command's task and holds it in stapio's
  * image until the module has started (start_cmd() waits for SIGUSR1,
@@ -54,9 +42,8 @@
  * finder finds it at the start, before the exec, so its counters are made
  * disabled with enable_on_exec, as perf stat -- CMD makes them: perf
  * enables them in the task's own exec (perf_event_exec()), and nothing
- * stapio's child does before it is counted.  The same for any task it
- * forks before that exec: it inherits them off, counted from its own
- * exec, if any.
+ * stapio's child does before it is counted.  A task it forks before that
+ * exec inherits them off, and is counted from its own exec, if any.
  */
 #ifdef PERFCTR_HAVE_PROCESS
 
@@ -371,102 +358,8 @@ static void perfctr_task_live_del(unsigned int s)
 	perfctr_tasks[s].live = 0;
 }
 
-/* ctx's swap with an equivalent context is off while pinned (as
- * perf_pin_task_context() turns it off for its own edits): +1 or -1. */
-static void perfctr_task_pin(struct perf_event_context *ctx, int by)
-{
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&ctx->lock, flags);
-	ctx->pin_count += by;
-	raw_spin_unlock_irqrestore(&ctx->lock, flags);
-}
-
-/* Is ev one of ours?  Its request, core PMU and whether it is latent
- * into *i, *k and *latent. */
-static bool perfctr_task_ours(const struct perf_event *ev, unsigned int *i,
-			      unsigned int *k, bool *latent)
-{
-	const char *tag = ev->overflow_handler_context;
-	const char *first = &perfctr_task_tag[0][0][0];
-	unsigned long at;
-
-	if (tag < first || tag >= first + sizeof(perfctr_task_tag))
-		return false;
-	at = tag - first;
-	*latent = at % 2;
-	at /= 2;
-	*i = at / PERFCTR_CORE_PMUS;
-	*k = at % PERFCTR_CORE_PMUS;
-	return true;
-}
-
-/* Keeps child's inherited events of ours on record t: a reference on
- * each, its context pinned.  The child has not run yet.  Returns how
- * many it kept. */
-static unsigned int perfctr_task_adopt(struct task_struct *child,
-				       struct perfctr_task *t)
-{
-	struct perf_event_context *ctx;
-	struct perf_event *ev;
-	unsigned int n, i, k, kept = 0;
-	unsigned long flags;
-	bool latent;
-
-	for (n = 0; n < PERFCTR_TASK_NCTX; n++) {
-		ctx = PERFCTR_TASK_CTX(child, n);
-		if (!ctx)
-			continue;
-		raw_spin_lock_irqsave(&ctx->lock, flags);
-		list_for_each_entry(ev, &ctx->event_list, event_entry) {
-			if (!ev->parent ||
-			    !perfctr_task_ours(ev, &i, &k, &latent) ||
-			    t->ev[i][k] ||
-			    !atomic_long_inc_not_zero(&ev->refcount))
-				continue;
-			ctx->pin_count++;
-			WRITE_ONCE(t->ev[i][k], ev);
-			/* inherited off, latent: armed as its parent's */
-			t->latent[i] = latent;
-			t->armed[i] = latent &&
-				      ev->state == PERF_EVENT_STATE_OFF;
-			kept++;
-		}
-		raw_spin_unlock_irqrestore(&ctx->lock, flags);
-	}
-	return kept;
-}
-
-/*
- * sched_process_fork, in the parent, after copy_process() and before the
- * child is woken (preemption off): a child that inherited events of ours
- * gets a record with them.  Nothing to do for every other fork but a
- * look at its contexts.
- */
-static void perfctr_task_fork(void *data, struct task_struct *parent,
-			      struct task_struct *child)
-{
-	struct perfctr_task *t;
-	unsigned int n;
-	int fresh, s;
-
-	for (n = 0; n < PERFCTR_TASK_NCTX; n++)
-		if (PERFCTR_TASK_CTX(child, n))
-			break;
-	if (n == PERFCTR_TASK_NCTX)
-		return;
-	s = perfctr_taskmap_get(&perfctr_task_ids, child, 1, &fresh);
-	if (s < 0) {
-		atomic_inc(&perfctr_task_lost);
-		return;
-	}
-	t = &perfctr_tasks[s];
-	if (!perfctr_task_adopt(child, t)) {
-		perfctr_taskmap_put(&perfctr_task_ids, s, 0);
-		return;
-	}
-	perfctr_task_live_add(s);	/* a total sees it whole from here */
-}
+#include "perfctr_inherit.c"
+#include "perfctr_latent.c"
 
 /* Is tsk -c's target, or a task it forked, before the target's exec (a
  * task of target tgt)?  Its counters wait for its own exec.  An exec
@@ -475,51 +368,6 @@ static bool perfctr_cmd_before_exec(unsigned int tgt, struct task_struct *tsk)
 {
 	return perfctr_cmd_held && !perfctr_tgts[tgt].procname &&
 	       READ_ONCE(tsk->self_exec_id) == perfctr_cmd_exec_id;
-}
-
-/* Is request i one of target tgt's? */
-static bool perfctr_task_mine(unsigned int tgt, unsigned int i)
-{
-	return perfctr_requests[i].id && perfctr_per_task(i) &&
-	       perfctr_req_tgt[i] == tgt;
-}
-
-/* Does target tgt's root carry latent events of request i: a
- * .process("PATH") counter of another target?  (Counters only: a latent
- * sampling event would sample the rest of an exec that is not PATH's.) */
-static bool perfctr_task_latent_for(unsigned int tgt, unsigned int i)
-{
-	return perfctr_requests[i].id && perfctr_per_task(i) &&
-	       !perfctr_samples(i) && perfctr_requests[i].target[0] &&
-	       perfctr_req_tgt[i] != tgt;
-}
-
-/* Does record t (NULL: none) lack an event a root of target tgt makes,
- * or hold an armed latent one of tgt's own (PATH, found running)? */
-static bool perfctr_task_wants(unsigned int tgt, const struct perfctr_task *t)
-{
-	unsigned int i;
-
-	for (i = 0; i < PERFCTR_NDECLARED; i++) {
-		if (!perfctr_task_mine(tgt, i) &&
-		    !perfctr_task_latent_for(tgt, i))
-			continue;
-		if (!t || !t->ev[i][0] ||
-		    (perfctr_task_mine(tgt, i) && t->armed[i]))
-			return true;
-	}
-	return false;
-}
-
-/* Request i's latent events on record t count from here on: their task
- * runs PATH.  In the task, sleepable. */
-static void perfctr_task_keep(struct perfctr_task *t, unsigned int i)
-{
-	unsigned int k;
-
-	for (k = 0; k < perfctr_task_nev(i); k++)
-		perf_event_enable(t->ev[i][k]);
-	smp_store_release(&t->armed[i], 0);
 }
 
 /* Found (sleepable, usually in tsk itself): root events for the requests
@@ -569,117 +417,6 @@ static void perfctr_task_found(unsigned int tgt, struct task_struct *tsk)
 	}
 }
 
-/*
- * The check an exec that turned on latent events queues in its task
- * (stap's task_work, which the module's exit waits for): kept where the
- * task now runs their counter's PATH, off again elsewhere, and what they
- * counted since the exec is bias.  Before the task returns to user
- * space; sleepable.
- */
-static void perfctr_task_exec_work(struct task_work *work)
-{
-	struct perfctr_task *t = container_of(work, struct perfctr_task,
-					      exec_work);
-	char *buf = kmalloc(PATH_MAX, GFP_KERNEL);
-	const char *path = NULL;
-	unsigned int i, k;
-
-	if (buf && current->mm)
-		path = __stp_get_mm_path(current->mm, buf, PATH_MAX);
-	for (i = 0; i < PERFCTR_NDECLARED; i++) {
-		if (!t->armed[i] ||
-		    READ_ONCE(t->ev[i][0]->state) == PERF_EVENT_STATE_OFF)
-			continue;
-		if (!IS_ERR_OR_NULL(path) &&
-		    !strcmp(path, perfctr_requests[i].target)) {
-			perfctr_task_keep(t, i);
-			continue;
-		}
-		for (k = 0; k < perfctr_task_nev(i); k++) {
-			perf_event_disable(t->ev[i][k]);
-			WRITE_ONCE(t->bias[i][k],
-				   local64_read(&t->ev[i][k]->count));
-		}
-	}
-	kfree(buf);
-	WRITE_ONCE(t->exec_queued, 0);
-	stp_task_work_func_done();
-}
-
-/* sched_process_exec, in the task after its exec (preemption off).  The
- * exec turned on each armed latent event it holds, and took every
- * latent event's enable_on_exec away (perf's event_enable_on_exec()):
- * that comes back at once, under the context's lock as perf changes it,
- * for the task's next exec and for what it forks (a child's copy is the
- * root's); the check follows in the task. */
-static void perfctr_task_exec(void *data, struct task_struct *p,
-			      pid_t old_pid, struct linux_binprm *bprm)
-{
-	struct perfctr_task *t;
-	bool check = false;
-	unsigned long flags;
-	unsigned int i, k;
-	int fresh, s;
-
-	s = perfctr_taskmap_get(&perfctr_task_ids, current, 0, &fresh);
-	if (s < 0)
-		return;
-	t = &perfctr_tasks[s];
-	for (i = 0; i < PERFCTR_NDECLARED; i++) {
-		if (!t->latent[i] || !t->ev[i][0])
-			continue;
-		for (k = 0; k < perfctr_task_nev(i); k++) {
-			struct perf_event *ev = t->ev[i][k];
-
-			raw_spin_lock_irqsave(&ev->ctx->lock, flags);
-			ev->attr.enable_on_exec = 1;
-			raw_spin_unlock_irqrestore(&ev->ctx->lock, flags);
-		}
-		check |= t->armed[i] &&
-			 READ_ONCE(t->ev[i][0]->state) != PERF_EVENT_STATE_OFF;
-	}
-	if (!check || t->exec_queued)
-		return;
-	t->exec_queued = 1;
-	init_task_work(&t->exec_work, perfctr_task_exec_work);
-	if (stp_task_work_add(current, &t->exec_work))
-		t->exec_queued = 0;
-}
-
-/*
- * sched_process_free (an RCU callback, after the task's last switch and
- * its reaping): its final counts move to the totals, its record to the
- * release work.  The events stopped counting at its exit, and its exit
- * probes have read them.
- */
-static void perfctr_task_free(void *data, struct task_struct *tsk)
-{
-	struct perfctr_task *t;
-	unsigned long flags;
-	unsigned int i;
-	int fresh, s;
-
-	s = perfctr_taskmap_get(&perfctr_task_ids, tsk, 0, &fresh);
-	if (s < 0)
-		return;
-	t = &perfctr_tasks[s];
-	raw_spin_lock_irqsave(&perfctr_task_lock, flags);
-	WRITE_ONCE(perfctr_task_seq_cpu, smp_processor_id());
-	WRITE_ONCE(perfctr_task_seq, perfctr_task_seq + 1);
-	smp_wmb();
-	for (i = 0; i < PERFCTR_NDECLARED; i++)
-		if (t->ev[i][0])
-			atomic64_add(perfctr_task_sum(t, i),
-				     &perfctr_task_done[i]);
-	perfctr_task_live_del(s);
-	perfctr_taskmap_put(&perfctr_task_ids, s, 1);
-	PERFCTR_RACE(TASK_GONE);
-	smp_wmb();
-	WRITE_ONCE(perfctr_task_seq, perfctr_task_seq + 1);
-	raw_spin_unlock_irqrestore(&perfctr_task_lock, flags);
-	schedule_work(&perfctr_task_work);
-}
-
 /* Enables again the counters reads found in ERROR state. */
 static void perfctr_tasks_rearm(void)
 {
@@ -696,60 +433,6 @@ static void perfctr_tasks_rearm(void)
 				    PERF_EVENT_STATE_ERROR)
 					perf_event_enable(t->ev[i][k]);
 	}
-}
-
-/* Lets an inherited event go: its context unpinned, the module's
- * reference dropped.  The last reference is the module's only once
- * perf's own went with the event's task (it is off its context and its
- * root's list of children): then it is released here. */
-static void perfctr_task_put_child(struct perf_event *ev)
-{
-	perfctr_task_pin(ev->ctx, -1);
-	if (!atomic_long_add_unless(&ev->refcount, -1, 1))
-		perf_event_release_kernel(ev);
-}
-
-/* Does root ev still have a child (a live task that inherited it, and
- * that may fork again)?  Sleepable. */
-static bool perfctr_task_has_child(struct perf_event *ev)
-{
-	bool any;
-
-	mutex_lock(&ev->child_mutex);
-	any = !list_empty(&ev->child_list);
-	mutex_unlock(&ev->child_mutex);
-	return any;
-}
-
-/*
- * Lets record t's events go (its task is gone; at the stop, every
- * record): the inherited ones, and the roots once no task holds a child
- * of theirs (every one at the stop, after every inherited one: a root's
- * release takes its children off their contexts).  Returns whether t
- * still holds a root.
- */
-static bool perfctr_task_let_go(struct perfctr_task *t, bool roots)
-{
-	unsigned int i, k;
-	bool held = false;
-
-	for (i = 0; i < PERFCTR_NDECLARED; i++)
-		for (k = 0; k < PERFCTR_CORE_PMUS; k++) {
-			struct perf_event *ev = t->ev[i][k];
-
-			if (!ev)
-				continue;
-			if (ev->parent)
-				perfctr_task_put_child(ev);
-			else if (roots || !perfctr_task_has_child(ev))
-				perfctr_release_event(ev);
-			else {
-				held = true;
-				continue;
-			}
-			t->ev[i][k] = NULL;
-		}
-	return held;
 }
 
 /* Releases the events of freed tasks once no reader can hold them, and
