@@ -181,25 +181,38 @@ guest_cpio() {
 # guest_make_base: (re)build $ARCH_DIR/initramfs/base.cpio when any of its
 # files changed.  Call under the arch lock.
 guest_make_base() {
-	local base=$ARCH_DIR/initramfs/base.cpio list stage host dest
-	list=$(guest_base_files)
-	mkdir -p "$ARCH_DIR/initramfs"
+	guest_pack "$ARCH_DIR/initramfs/base.cpio" "$(guest_base_files)" \
+		/proc /sys /dev /tmp /root /stap /jobs /etc
+}
+
+# guest_pack CPIO LIST [DIR...]: (re)build CPIO from LIST ("HOST-PATH
+# GUEST-PATH" lines) and the empty DIRs when the list or any of its files
+# changed; CPIO.list records the list.
+guest_pack() {
+	local cpio=$1 list=$2 stage host dest d
+	shift 2
+	mkdir -p "$(dirname "$cpio")"
 	# shellcheck disable=SC2046 # one word per path: build paths have no spaces
-	if [ -f "$base.list" ] && [ "$list" = "$(cat "$base.list")" ] &&
-		! newer_than "$base" $(cut -d' ' -f1 <<<"$list"); then
+	if [ -f "$cpio.list" ] && [ "$list" = "$(cat "$cpio.list")" ] &&
+		! newer_than "$cpio" $(cut -d' ' -f1 <<<"$list"); then
 		return 0
 	fi
-	vlog "building $base"
-	stage=$ARCH_DIR/initramfs/base.d
+	vlog "building $cpio"
+	stage=${cpio%.cpio}.d
 	rm -rf "$stage"
-	mkdir -p "$stage"/{proc,sys,dev,tmp,root,stap,jobs,etc}
+	mkdir -p "$stage"
+	for d in "$@"; do
+		mkdir -p "$stage$d"
+	done
 	while read -r host dest; do
+		[ -n "$dest" ] || continue
 		mkdir -p "$stage$(dirname "$dest")"
 		cp -L "$host" "$stage$dest"
 	done <<<"$list"
-	chmod 755 "$stage/init"
-	guest_cpio "$stage" "$base"
-	echo "$list" >"$base.list"
+	# the kernel runs /init whatever mode the checkout gave guest-init
+	[ ! -f "$stage/init" ] || chmod 755 "$stage/init"
+	guest_cpio "$stage" "$cpio"
+	echo "$list" >"$cpio.list"
 	rm -rf "$stage"
 }
 
