@@ -53,7 +53,8 @@ guest_prog_files = \
 	testsuite/guest/progs/bpf_reads.c \
 	testsuite/guest/progs/locker.c \
 	testsuite/guest/progs/rounds.c \
-	testsuite/guest/progs/hold_event.c
+	testsuite/guest/progs/hold_event.c \
+	testsuite/guest/progs/difftree.c
 
 EXTRA_DIST += testsuite/README.md testsuite/guest-run \
 	testsuite/guest/run-suite testsuite/guest/run-suite-arm64 \
