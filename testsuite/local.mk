@@ -17,6 +17,7 @@ guest_lib_files = \
 	testsuite/lib/sysroot.sh \
 	testsuite/lib/guest.sh \
 	testsuite/lib/guest-gdb.sh \
+	testsuite/lib/perf.sh \
 	testsuite/lib/stap.sh \
 	testsuite/lib/guest-init \
 	testsuite/lib/guest-kernel \
