@@ -55,7 +55,8 @@ guest_prog_files = \
 	testsuite/guest/progs/locker.c \
 	testsuite/guest/progs/rounds.c \
 	testsuite/guest/progs/hold_event.c \
-	testsuite/guest/progs/difftree.c
+	testsuite/guest/progs/difftree.c \
+	testsuite/guest/progs/perf_gated.sh
 
 EXTRA_DIST += testsuite/README.md testsuite/guest-run \
 	testsuite/guest/run-suite testsuite/guest/run-suite-arm64 \
