@@ -17,6 +17,7 @@ guest_lib_files = \
 	testsuite/lib/sysroot.sh \
 	testsuite/lib/guest.sh \
 	testsuite/lib/guest-gdb.sh \
+	testsuite/lib/perf.sh \
 	testsuite/lib/stap.sh \
 	testsuite/lib/guest-init \
 	testsuite/lib/guest-kernel \
@@ -53,7 +54,9 @@ guest_prog_files = \
 	testsuite/guest/progs/bpf_reads.c \
 	testsuite/guest/progs/locker.c \
 	testsuite/guest/progs/rounds.c \
-	testsuite/guest/progs/hold_event.c
+	testsuite/guest/progs/hold_event.c \
+	testsuite/guest/progs/difftree.c \
+	testsuite/guest/progs/perf_gated.sh
 
 EXTRA_DIST += testsuite/README.md testsuite/guest-run \
 	testsuite/guest/run-suite testsuite/guest/run-suite-arm64 \

@@ -7,12 +7,14 @@
 #   work=$(guest_work_new NAME)           a private work dir (caller removes)
 #   guest_job_add "$work" JOB SECS CMD... one per command, run in order
 #   guest_module_add "$work" X.ko         modules land in the guest's /stap
-#   guest_boot "$work"                    initrd = cached base + the jobs
+#   guest_need_add "$work" perf           a need's own initramfs in this boot
+#   guest_boot "$work"                    initrd = cached base [+ needs] + the jobs
 #   guest_job_output "$work" JOB          what the job printed
 #   guest_job_status "$work" JOB          "status=N timeout=0|1 seconds=S"
 #
-# Caches, all under $ARCH_DIR: progs/, initramfs/base.cpio, stapdir/ (the
-# stap cache, SYSTEMTAP_DIR), tmp/ (work dirs and stap's TMPDIR).
+# Caches, all under $ARCH_DIR: progs/, initramfs/base.cpio (and NEED.cpio
+# for each need of GUEST_NEEDS), stapdir/ (the stap cache, SYSTEMTAP_DIR),
+# tmp/ (work dirs and stap's TMPDIR).
 # shellcheck shell=bash
 # shellcheck disable=SC2154 # top_srcdir, top_builddir, ARCH_*: common.sh, arch.sh
 
@@ -33,6 +35,8 @@ GUEST_KERNEL_BAD_RE='(BUG|WARNING)[: ]|sleeping function called|Oops|general pro
 
 # shellcheck source=testsuite/lib/guest-gdb.sh
 . "$GUEST_LIB/guest-gdb.sh"
+# shellcheck source=testsuite/lib/perf.sh
+. "$GUEST_LIB/perf.sh"
 
 # guest_stap_env: the stap cache and temporary files inside the build tree.
 guest_stap_env() {
@@ -181,26 +185,74 @@ guest_cpio() {
 # guest_make_base: (re)build $ARCH_DIR/initramfs/base.cpio when any of its
 # files changed.  Call under the arch lock.
 guest_make_base() {
-	local base=$ARCH_DIR/initramfs/base.cpio list stage host dest
-	list=$(guest_base_files)
-	mkdir -p "$ARCH_DIR/initramfs"
+	guest_pack "$ARCH_DIR/initramfs/base.cpio" "$(guest_base_files)" \
+		/proc /sys /dev /tmp /root /stap /jobs /etc
+}
+
+# guest_pack CPIO LIST [DIR...]: (re)build CPIO from LIST ("HOST-PATH
+# GUEST-PATH" lines) and the empty DIRs when the list or any of its files
+# changed; CPIO.list records the list.
+guest_pack() {
+	local cpio=$1 list=$2 stage host dest d
+	shift 2
+	mkdir -p "$(dirname "$cpio")"
 	# shellcheck disable=SC2046 # one word per path: build paths have no spaces
-	if [ -f "$base.list" ] && [ "$list" = "$(cat "$base.list")" ] &&
-		! newer_than "$base" $(cut -d' ' -f1 <<<"$list"); then
+	if [ -f "$cpio.list" ] && [ "$list" = "$(cat "$cpio.list")" ] &&
+		! newer_than "$cpio" $(cut -d' ' -f1 <<<"$list"); then
 		return 0
 	fi
-	vlog "building $base"
-	stage=$ARCH_DIR/initramfs/base.d
+	vlog "building $cpio"
+	stage=${cpio%.cpio}.d
 	rm -rf "$stage"
-	mkdir -p "$stage"/{proc,sys,dev,tmp,root,stap,jobs,etc}
+	mkdir -p "$stage"
+	for d in "$@"; do
+		mkdir -p "$stage$d"
+	done
 	while read -r host dest; do
+		[ -n "$dest" ] || continue
 		mkdir -p "$stage$(dirname "$dest")"
 		cp -L "$host" "$stage$dest"
 	done <<<"$list"
-	chmod 755 "$stage/init"
-	guest_cpio "$stage" "$base"
-	echo "$list" >"$base.list"
+	# the kernel runs /init whatever mode the checkout gave guest-init
+	[ ! -f "$stage/init" ] || chmod 755 "$stage/init"
+	guest_cpio "$stage" "$cpio"
+	echo "$list" >"$cpio.list"
 	rm -rf "$stage"
+}
+
+# Needs: what only some boots get, each an initramfs of its own
+# ($ARCH_DIR/initramfs/NEED.cpio) that guest_boot appends for a work dir
+# that asks for it (guest_need_add): perf (perf.sh), for the tests that
+# compare their counts with Debian's perf.
+GUEST_NEEDS_KNOWN="perf"
+
+# guest_need_missing NEED: why this guest cannot have NEED (empty: it can).
+guest_need_missing() {
+	case $1 in
+	perf) perf_missing ;;
+	*) echo "'$1' is not a need ($GUEST_NEEDS_KNOWN)" ;;
+	esac
+}
+
+# guest_make_need NEED: (re)build NEED.cpio: NEED's files but those the
+# base image has at the same path.  Call under the arch lock, after
+# guest_make_base.
+guest_make_need() {
+	local files
+	case $1 in
+	perf) files=$(perf_files) ;;
+	*) die "'$1' is not a need ($GUEST_NEEDS_KNOWN)" ;;
+	esac
+	guest_pack "$ARCH_DIR/initramfs/$1.cpio" "$(awk 'NR == FNR { base[$2] = 1; next }
+		!($2 in base)' "$ARCH_DIR/initramfs/base.cpio.list" - <<<"$files")"
+}
+
+# guest_need_add WORK NEED: the boot of WORK gets NEED (made by
+# guest_prepare: GUEST_NEEDS names it).
+guest_need_add() {
+	[ -f "$ARCH_DIR/initramfs/$2.cpio" ] ||
+		die "no $ARCH_DIR/initramfs/$2.cpio (GUEST_NEEDS=$2 before guest_prepare)"
+	echo "$2" >>"$1/needs"
 }
 
 # guest_prepare: everything a boot needs that is shared between runs.
@@ -211,11 +263,16 @@ guest_prepare() {
 	with_lock "$ARCH_DIR/lock" guest_prepare_locked
 }
 
+# (GUEST_NEEDS: the needs some boot will get, words)
 guest_prepare_locked() {
+	local n
 	guest_build_progs
 	guest_build_kmods
 	arch_build_helper
 	guest_make_base
+	for n in ${GUEST_NEEDS:-}; do
+		guest_make_need "$n"
+	done
 	arch_boot_kernel >/dev/null
 }
 
@@ -266,7 +323,9 @@ guest_boot() {
 	limit=$(($(guest_jobs_secs "$w") * ARCH_TIME_FACTOR + GUEST_BOOT_SECS))
 	arch_channels "$w/console.log" "$w/results.log"
 	guest_cpio "$w/root" "$w/jobs.cpio"
-	cat "$ARCH_DIR/initramfs/base.cpio" "$w/jobs.cpio" >"$w/initrd.cpio"
+	# shellcheck disable=SC2046 # need names: one word each
+	cat "$ARCH_DIR/initramfs/base.cpio" $(guest_need_cpios "$w") \
+		"$w/jobs.cpio" >"$w/initrd.cpio"
 	rm -f "$w/jobs.cpio"
 	rm -f "$w/monitor.in" "$w/monitor.out" "$w/hung" "$w/gdb.sock"
 	mkfifo "$w/monitor.in" "$w/monitor.out"
@@ -295,6 +354,16 @@ guest_boot() {
 		return 1
 	fi
 	return 0
+}
+
+# guest_need_cpios WORK: the needs' archives WORK's boot gets.
+guest_need_cpios() {
+	local n
+	[ -f "$1/needs" ] || return 0
+	# shellcheck disable=SC2013 # one word a line
+	for n in $(sort -u "$1/needs"); do
+		echo "$ARCH_DIR/initramfs/$n.cpio"
+	done
 }
 
 # guest_wait_qemu WORK PID LIMIT: wait for QEMU (PID) to end.  A guest

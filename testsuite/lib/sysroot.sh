@@ -144,10 +144,14 @@ sysroot_unpack_all() {
 # sysroot_elf_libs SYSROOT TRIPLET BINARY...: every shared library the
 # binaries need (their DT_NEEDED, recursively) and their dynamic loader, as
 # paths in SYSROOT, one per line; dies naming a library it cannot find.
+# SYSROOT may be a list, ROOT:ROOT...: each is searched in turn.
 sysroot_elf_libs() {
-	local root=$1 triplet=$2 f lib dir found interp
+	local roots=$1 triplet=$2 f lib dir found interp r
 	shift 2
-	local dirs=("$root/lib/$triplet" "$root/usr/lib/$triplet" "$root/lib" "$root/usr/lib")
+	local dirs=()
+	for r in ${roots//:/ }; do
+		dirs+=("$r/lib/$triplet" "$r/usr/lib/$triplet" "$r/lib" "$r/usr/lib")
+	done
 	local -A seen=()
 	local queue=("$@")
 	while [ ${#queue[@]} -gt 0 ]; do
@@ -156,9 +160,13 @@ sysroot_elf_libs() {
 		interp=$(readelf -lW "$f" 2>/dev/null |
 			sed -n 's/.*\[Requesting program interpreter: \(.*\)\]$/\1/p')
 		if [ -n "$interp" ] && [ -z "${seen[$interp]:-}" ]; then
-			[ -e "$root$interp" ] || die "$root lacks $interp (for $f)"
 			seen[$interp]=1
-			echo "$root$interp"
+			found=""
+			for r in ${roots//:/ }; do
+				[ -e "$r$interp" ] && { found=$r$interp; break; }
+			done
+			[ -n "$found" ] || die "$roots lacks $interp (for $f)"
+			echo "$found"
 		fi
 		for lib in $(readelf -dW "$f" 2>/dev/null |
 			sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
@@ -168,7 +176,7 @@ sysroot_elf_libs() {
 			for dir in "${dirs[@]}"; do
 				[ -e "$dir/$lib" ] && { found=$dir/$lib; break; }
 			done
-			[ -n "$found" ] || die "$root lacks $lib (needed by $f)"
+			[ -n "$found" ] || die "$roots lacks $lib (needed by $f)"
 			echo "$found"
 			queue+=("$found")
 		done
