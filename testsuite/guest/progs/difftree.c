@@ -4,9 +4,13 @@
  * workload of the differential tests, which compare a module's counts with
  * perf's (perf stat -p) over the same run.
  *
- * Prints "difftree: pid PID", then waits at GATE, so that a module and
- * perf can both attach before it does anything:
- *   PATH     a FIFO: opened for reading, one byte read (or its end)
+ * Prints "difftree: pid PID", then waits at GATE, pinned to CPU 0, so
+ * that a module and perf can both attach before it does anything and
+ * nothing counts while it waits (no migration at its wake-up); once
+ * through it makes one marker (a getppid(): a module's reads there mark
+ * where perf's window begins) and is free to run on every CPU again:
+ *   PATH     a FIFO, opened read-write before the pid line (the read is
+ *            the one wait): one byte read
  *   fd:N     an inherited descriptor (a pipe's read end): the same
  *   -        no gate
  * then runs the ROWs in order, each a NAME:ARGS word (all checked before
@@ -30,13 +34,15 @@
  *                      thread exits the process under them (10 ms on);
  *                      the rows after it never run
  * The process ends when its rows are done: every task it made has ended.
- * No markers: a differential test counts the whole tree.
+ * The marker after the gate is its only one: a differential test counts
+ * the whole tree from there.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,18 +96,42 @@ static void touch(long pages)
 	munmap(mem, pages * 4096);
 }
 
-/* gate: wait for one byte (or the end) on the FIFO PATH or on fd:N. */
-static void gate(const char *how)
+/* Every CPU again, after the gate. */
+static void unpin(void)
 {
-	char c;
+	cpu_set_t set;
+	int cpu;
+
+	CPU_ZERO(&set);
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) != 0)
+		guest_fail(PROG, "sched_setaffinity");
+}
+
+/* The gate's descriptor: the FIFO PATH, opened read-write so that the
+ * open does not wait for a writer (the wait is all in the read), or fd:N;
+ * -1 for none. */
+static int gate_open(const char *how)
+{
 	int fd;
 
 	if (!strcmp(how, "-"))
-		return;
+		return -1;
 	if (!strncmp(how, "fd:", 3))
-		fd = guest_count_arg(PROG, USAGE, how + 3, 0);
-	else if ((fd = open(how, O_RDONLY)) < 0)
+		return guest_count_arg(PROG, USAGE, how + 3, 0);
+	if ((fd = open(how, O_RDWR)) < 0)
 		guest_fail(PROG, how);
+	return fd;
+}
+
+/* Waits for one byte (or the end) at the gate: the one place it blocks. */
+static void gate_wait(int fd)
+{
+	char c;
+
+	if (fd < 0)
+		return;
 	while (read(fd, &c, 1) < 0 && errno == EINTR)
 		;
 	close(fd);
@@ -353,8 +383,13 @@ int main(int argc, char **argv)
 	if (!strncmp(argv[1], "exec:", 5)) {	/* the image execthread made */
 		say("exec'd from thread %s as %d", argv[1] + 5, (int)getpid());
 	} else {
+		int fd = gate_open(argv[1]);
+
+		guest_pin_cpu(0);
 		say("pid %d", (int)getpid());
-		gate(argv[1]);
+		gate_wait(fd);
+		guest_marker(MARK_START);
+		unpin();
 	}
 	for (i = 2; i < argc; i++) {
 		rest = argv + i + 1;
