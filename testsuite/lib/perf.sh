@@ -21,7 +21,7 @@
 # shellcheck disable=SC2154 # ARCH, ARCH_DIR, TREE_*: arch.sh, stack.sh
 
 # bump when perf_tree_fetch_locked changes what it makes
-PERF_LAYOUT=1
+PERF_LAYOUT=2
 
 # perf_missing: why this stack's guest cannot have perf (empty: it can).
 perf_missing() {
@@ -63,6 +63,7 @@ perf_files() {
 	if ! stack_is_tree; then
 		bin=$(perf_host_binary)
 		[ -n "$bin" ] || die "no linux-perf on this machine (scripts/install-deps)"
+		perf_version "this machine's $(dpkg-query -W -f='${Version}' linux-perf)"
 		echo "$bin /usr/bin/perf"
 		for f in $(arch_libs "$bin"); do
 			echo "$f $f"
@@ -71,6 +72,7 @@ perf_files() {
 	fi
 	perf_tree_fetch_locked
 	bin=$root$(cat "$root/.perf-binary")
+	perf_version "$(cat "$root/.perf-version")"
 	echo "$bin /usr/bin/perf"
 	for f in $(sysroot_elf_libs "$root:$TREE_ROOT" x86_64-linux-gnu "$bin"); do
 		case $f in
@@ -78,6 +80,17 @@ perf_files() {
 		*) echo "$f ${f#"$TREE_ROOT"}" ;;
 		esac
 	done
+}
+
+# perf_version TEXT: "HOST-PATH GUEST-PATH" of a file that says which
+# linux-perf the guest gets, /etc/guest-perf there; written when TEXT
+# changes, so that a new perf is packed anew even where its files keep
+# the package's older times.
+perf_version() {
+	local f=$ARCH_DIR/perf/version
+	mkdir -p "${f%/*}"
+	[ "$(cat "$f" 2>/dev/null)" = "linux-perf $1" ] || echo "linux-perf $1" >"$f"
+	echo "$f /etc/guest-perf"
 }
 
 # perf_tree_stamp: what $ARCH_DIR/perf made now for this tree records.
@@ -112,6 +125,8 @@ perf_tree_fetch_locked() {
 	bin=$(perf_pick "$new/usr/bin/perf" "$new"/usr/bin/perf_*)
 	[ -n "$bin" ] || die "$TREE_SUITE's linux-perf has no perf binary in /usr/bin"
 	echo "${bin#"$new"}" >"$new/.perf-binary"
+	echo "$(dpkg-deb -f "$(sysroot_deb "$dir/debs" linux-perf)" Version) ($TREE_SUITE amd64)" \
+		>"$new/.perf-version"
 	rm -rf "$dir/root" "$apt" "$dir/debs/partial"
 	mv "$new" "$dir/root"
 	perf_tree_stamp >"$dir/.stamp"
