@@ -27,7 +27,8 @@ perf=$!
 # read-write opens: neither waits for perf to open its ends
 exec 5<>"$dir/ctl" 6<>"$dir/ack"
 echo enable >&5
-if ! read -r -t 30 ack <&6; then
+# shellcheck disable=SC3045 # busybox sh's read has -t
+if ! read -r -t 30 _ <&6; then
 	echo "FAIL: perf stat -p $pid did not enable its events"
 	cat "$dir/perf.err"
 	kill "$perf" "$child"
