@@ -135,7 +135,7 @@ static int perfctr_task_count(unsigned int idx, struct perfctr_task *t,
 	unsigned int here = 0, k, n = perfctr_task_nev(idx);
 	u64 sum = 0;
 
-	if (smp_load_acquire(&t->armed[idx]))
+	if (unlikely(t->latent[idx]) && READ_ONCE(t->armed[idx]))
 		return -ESRCH;	/* not in its target (yet) */
 	if (n > 1) {
 		e = perfctr_slot_cpu_enc(sl, smp_processor_id());
@@ -168,8 +168,9 @@ static int perfctr_task_count(unsigned int idx, struct perfctr_task *t,
 			return -EIO;
 		sum += local64_read(&ev->count);
 	}
-	for (k = 0; k < n; k++)
-		sum -= t->bias[idx][k];
+	if (unlikely(t->latent[idx]))
+		for (k = 0; k < n; k++)
+			sum -= READ_ONCE(t->bias[idx][k]);
 	*val = sum;
 	return 0;
 }
@@ -181,11 +182,11 @@ static u64 perfctr_task_sum(const struct perfctr_task *t, unsigned int idx)
 	unsigned int k;
 	u64 sum = 0;
 
-	if (smp_load_acquire(&t->armed[idx]))
+	if (unlikely(t->latent[idx]) && READ_ONCE(t->armed[idx]))
 		return 0;
 	for (k = 0; k < perfctr_task_nev(idx); k++)
 		sum += perfctr_event_count(READ_ONCE(t->ev[idx][k])) -
-		       t->bias[idx][k];
+		       READ_ONCE(t->bias[idx][k]);
 	return sum;
 }
 

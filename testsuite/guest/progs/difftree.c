@@ -4,11 +4,8 @@
  * workload of the differential tests, which compare a module's counts with
  * perf's (perf stat -p) over the same run.
  *
- * Prints "difftree: pid PID", then waits at GATE, pinned to CPU 0, so
- * that a module and perf can both attach before it does anything and
- * nothing counts while it waits (no migration at its wake-up); once
- * through it makes one marker (a getppid(): a module's reads there mark
- * where perf's window begins) and is free to run on every CPU again:
+ * Prints "difftree: pid PID", then waits at GATE, so that a module and
+ * perf can both attach before it does anything:
  *   PATH     a FIFO, opened read-write before the pid line (the read is
  *            the one wait): one byte read
  *   fd:N     an inherited descriptor (a pipe's read end): the same
@@ -34,15 +31,13 @@
  *                      thread exits the process under them (10 ms on);
  *                      the rows after it never run
  * The process ends when its rows are done: every task it made has ended.
- * The marker after the gate is its only one: a differential test counts
- * the whole tree from there.
+ * No markers: a differential test counts the whole tree.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,19 +89,6 @@ static void touch(long pages)
 	for (p = 0; p < pages; p++)
 		mem[p * 4096] = 1;
 	munmap(mem, pages * 4096);
-}
-
-/* Every CPU again, after the gate. */
-static void unpin(void)
-{
-	cpu_set_t set;
-	int cpu;
-
-	CPU_ZERO(&set);
-	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set) != 0)
-		guest_fail(PROG, "sched_setaffinity");
 }
 
 /* The gate's descriptor: the FIFO PATH, opened read-write so that the
@@ -385,11 +367,8 @@ int main(int argc, char **argv)
 	} else {
 		int fd = gate_open(argv[1]);
 
-		guest_pin_cpu(0);
 		say("pid %d", (int)getpid());
 		gate_wait(fd);
-		guest_marker(MARK_START);
-		unpin();
 	}
 	for (i = 2; i < argc; i++) {
 		rest = argv + i + 1;

@@ -10,10 +10,10 @@
 # Then, once the module says "started" (its script prints that when its
 # counters exist in difftree), perf stat -p PID starts with its events
 # off (-D -1) and turns them on through its control FIFO (the ack says
-# when), and only then does the gate open: perf counts from before
-# difftree's wake-up, the module from difftree's marker just after it
-# (difftree waits pinned to one CPU, so nothing counts between the two),
-# and both until the whole tree has ended.  The module's script prints
+# when); a write to the module's procfs file "mark" makes the script
+# take its counters' totals there ("marked"), and only then does the
+# gate open: both windows begin while difftree waits, and both end when
+# the whole tree has ended.  The module's script prints
 # "ours SCOPE EVENT N" for each of its counters; perf_diff prints each
 # "ok SCOPE EVENT N = perf N", or "FAIL ..." where they differ or one is
 # missing.  RUNNER is one word list (the test's @RUN@), unquoted here.
@@ -27,6 +27,7 @@ fail() {
 	echo "FAIL: $*"
 	cat "$d"/tree "$d"/mod "$d"/perf.err 2>/dev/null
 	kill $(pidof stapio) $(pidof difftree) $(pidof perf) 2>/dev/null
+	wait
 	exit 1
 }
 case $mode in
@@ -57,6 +58,10 @@ perf=$!
 exec 5<>"$d/ctl" 6<>"$d/ack"
 echo enable >&5
 read -r -t 30 ack <&6 || fail "perf stat -p $pid did not enable its events"
+for f in /proc/systemtap/*/mark; do	# one module: ours
+	echo mark >"$f"
+done
+guest-wait "$d/mod" '^marked$' 30 || fail "the module did not mark"
 echo go >"$d/gate"
 wait "$perf" || fail "perf stat -p $pid failed"
 if [ "$mode" = -x ]; then
