@@ -18,6 +18,8 @@
 # "ok SCOPE EVENT N = perf N", or "FAIL ..." where they differ or one is
 # missing.  RUNNER is one word list (the test's @RUN@), unquoted here.
 # Exits 1 when a step failed, else 0 (the lines say whether they agree).
+# shellcheck disable=SC2046 # pidof's list of pids, one word each
+# shellcheck disable=SC3045 # busybox's read has -t
 dir=$(dirname "$0")
 mode=$1 events=$2 runner=$3 module=$4
 shift 4
@@ -57,7 +59,7 @@ perf=$!
 # read-write opens: neither waits for perf to open its ends
 exec 5<>"$d/ctl" 6<>"$d/ack"
 echo enable >&5
-read -r -t 30 ack <&6 || fail "perf stat -p $pid did not enable its events"
+read -r -t 30 _ <&6 || fail "perf stat -p $pid did not enable its events"
 for f in /proc/systemtap/*/mark; do	# one module: ours
 	echo mark >"$f"
 done
