@@ -56,7 +56,8 @@ guest_prog_files = \
 	testsuite/guest/progs/rounds.c \
 	testsuite/guest/progs/hold_event.c \
 	testsuite/guest/progs/difftree.c \
-	testsuite/guest/progs/perf_gated.sh
+	testsuite/guest/progs/perf_gated.sh \
+	testsuite/guest/progs/perf_diff.sh
 
 EXTRA_DIST += testsuite/README.md testsuite/guest-run \
 	testsuite/guest/run-suite testsuite/guest/run-suite-arm64 \
