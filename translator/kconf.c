@@ -60,13 +60,6 @@ static const struct kconf_probe probes[] = {
 	  "#include <linux/perf_event.h>\n"
 	  "int perfctr_probe(struct pmu *p)\n"
 	  "{ return *this_cpu_ptr(p->pmu_disable_count); }\n" },
-	/* a task's perf contexts an array, one per kind of PMU (6.1), not
-	 * one context (6.2): runtime/perfctr_task.c walks them */
-	{ "PERFCTR_HAVE_TASK_CTX_ARRAY",
-	  "#include <linux/kernel.h>\n"
-	  "#include <linux/sched.h>\n"
-	  "int perfctr_probe(struct task_struct *t)\n"
-	  "{ return ARRAY_SIZE(t->perf_event_ctxp); }\n" },
 	/* in the CPU's struct perf_cpu_pmu_context */
 	{ "PERFCTR_HAVE_CPC_DISABLE_COUNT",
 	  "#include <linux/perf_event.h>\n"
@@ -77,6 +70,13 @@ static const struct kconf_probe probes[] = {
 	  "#include <linux/perf_event.h>\n"
 	  "int perfctr_probe(struct pmu *p)\n"
 	  "{ return (*this_cpu_ptr(p->cpu_pmu_context))->pmu_disable_count; }\n" },
+	/* a task's perf contexts an array, one per kind of PMU (6.1), not
+	 * one context (6.2): runtime/perfctr_inherit.c walks them */
+	{ "PERFCTR_HAVE_TASK_CTX_ARRAY",
+	  "#include <linux/kernel.h>\n"
+	  "#include <linux/sched.h>\n"
+	  "int perfctr_probe(struct task_struct *t)\n"
+	  "{ return ARRAY_SIZE(t->perf_event_ctxp); }\n" },
 };
 
 #define NPROBES (sizeof(probes) / sizeof(probes[0]))
