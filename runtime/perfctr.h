@@ -43,6 +43,28 @@
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
 #include <linux/sched/clock.h>
+#include <linux/version.h>
+#endif
+
+/* What differs between kernels (PERFCTR_HAVE_* below the interface's own)
+ * the front-end finds by compiling a probe per feature against the
+ * target's headers (translator/kconf.c) and says so with PERFCTR_KCONF.
+ * A compile server's build has no answers (the server's tree is not on
+ * the client): there the mainline release that made each change decides.
+ * A backport the guess misses fails the build, never miscompiles: each
+ * answer picks a type or a member.  Where perf counts a PMU's disabled
+ * sections is not guessed: such a build reads through the kernel
+ * (perfctr_direct.h). */
+#if defined(__KERNEL__) && !defined(PERFCTR_KCONF)
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+#define PERFCTR_HAVE_TASK_CTX_ARRAY 1
+#endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define PERFCTR_HAVE_HRTIMER_SETUP 1
+#endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 0, 0)
+#define PERFCTR_HAVE_PERF_TIME_CTX 1
+#endif
 #endif
 
 #include "perfctr_iface.h"	/* levels, scopes, limits, the request */

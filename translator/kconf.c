@@ -367,8 +367,10 @@ int kconf__probe(const struct cmdline *cl, const char *kdir,
 	}
 	if (lock_fd >= 0)
 		close(lock_fd);
-	if (!err && found.len)
-		strbuf__add(defines, found.buf, found.len);
+	/* the runtime guesses by version only where this line is missing */
+	if (!err)
+		strbuf__printf(defines, "#define PERFCTR_KCONF 1\n%.*s",
+			       (int)found.len, found.buf ? found.buf : "");
 	strbuf__free(&found);
 	return err;
 }
