@@ -202,10 +202,11 @@ check-quick: all
 	  TESTS="$(quick_guest_tests) $$tests"
 .PHONY: check-quick
 
-# A tree stack's two suites alone (make check runs them too; TAP in
-# testsuite/guest/run-suite-STACK*.log).
+# A tree stack's two suites alone and whole (make check runs the parts
+# their scripts list; TAP in testsuite/guest/run-suite-STACK*.log).
 check-trixie check-forky: check-%: all
-	$(MAKE) $(AM_MAKEFLAGS) check TESTS="testsuite/guest/run-suite-$* \
+	GUEST_WHOLE_SUITE=1 $(MAKE) $(AM_MAKEFLAGS) check \
+	  TESTS="testsuite/guest/run-suite-$* \
 	  testsuite/guest/run-suite-$*-arm64"
 
 # The debug stacks in full (make check runs a part of the debug stack's):
