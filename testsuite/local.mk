@@ -85,6 +85,9 @@ EXTRA_DIST += testsuite/unit/lib/apt-sources.test testsuite/unit/lib/guest-hang.
 	testsuite/unit/lib/guest-boot-retry \
 	testsuite/unit/lib/guest-kernel-report.test \
 	testsuite/unit/lib/report-blocks.test
+# the commit messages since the rules came in (scripts/check-commits)
+TESTS += testsuite/unit/commits.test
+EXTRA_DIST += testsuite/unit/commits.test scripts/check-commits
 # examples/flame.stp's folded stacks loaded into speedscope in headless
 # chromium, a screenshot kept in build/viewer
 TESTS += testsuite/viewer/speedscope.test
