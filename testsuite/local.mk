@@ -96,10 +96,12 @@ EXTRA_DIST += testsuite/viewer/speedscope.test testsuite/viewer/flame.folded
 # that what ends the run is these suites, not a host test left alone
 # (trixie's arm64 suite by hand, make check-trixie: 6.12's arm_pmu
 # counts as 7.x's, which forky's arm64 suite runs)
-guest_suites_later = \
+# The longest first (the debug kernel's), so that the short ones fill
+# the other slot at the end.
+guest_suites_later = testsuite/guest/run-suite-debug \
 	testsuite/guest/run-suite-forky testsuite/guest/run-suite-forky-arm64 \
 	testsuite/guest/run-suite-trixie testsuite/guest/run-suite-rt \
-	testsuite/guest/run-suite-debug testsuite/guest/run-suite-labels \
+	testsuite/guest/run-suite-labels \
 	testsuite/guest/run-suite-x2apic testsuite/guest/run-remote
 # a compile server (stap-serverd) on this machine building for the x86_64
 # guest, whose module runs there (testsuite/server/use-server.test)
