@@ -96,9 +96,9 @@ EXTRA_DIST += testsuite/viewer/speedscope.test testsuite/viewer/flame.folded
 # that what ends the run is these suites, not a host test left alone
 # (trixie's arm64 suite by hand, make check-trixie: 6.12's arm_pmu
 # counts as 7.x's, which forky's arm64 suite runs)
-# The longest first (the debug kernel's), so that the short ones fill
-# the other slot at the end.
-guest_suites_later = testsuite/guest/run-suite-debug \
+# The longest first (the Debian package's, the debug kernel's), so that
+# the short ones fill the other slot at the end.
+guest_suites_later = testsuite/package/deb.test testsuite/guest/run-suite-debug \
 	testsuite/guest/run-suite-forky testsuite/guest/run-suite-forky-arm64 \
 	testsuite/guest/run-suite-trixie testsuite/guest/run-suite-rt \
 	testsuite/guest/run-suite-labels \
@@ -109,7 +109,7 @@ guest_suites_later += testsuite/server/use-server.test
 EXTRA_DIST += testsuite/server/use-server.test testsuite/server/pagefaults.stp \
 	testsuite/server/README.md
 # the Debian package on both stacks: built, checked, installed, run
-guest_suites_later += testsuite/package/deb.test
+# (first of guest_suites_later)
 EXTRA_DIST += testsuite/package/deb.test testsuite/lib/installed-run
 
 # make check starts the downloads its guest suites need (the trixie tree,
