@@ -74,7 +74,7 @@ EXTRA_DIST += testsuite/README.md testsuite/guest-run \
 # bookworm suites come first (Makefile.am), before every other test; the
 # tree stacks' after all the host tests (fuzzing and the bad-input corpus
 # included), when the background downloads (guest-fetch-start, below)
-# have made the trees; the short rt suite and the package last.
+# have made the trees, the longest of them first (guest_suites_later).
 guest_suites_first = testsuite/guest/run-suite testsuite/guest/run-suite-arm64
 TESTS += testsuite/unit/lib/apt-sources.test testsuite/unit/lib/guest-hang.test \
 	testsuite/unit/lib/guest-boot-retry.test \
