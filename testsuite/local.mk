@@ -93,11 +93,11 @@ EXTRA_DIST += testsuite/unit/commits.test scripts/check-commits
 TESTS += testsuite/viewer/speedscope.test
 EXTRA_DIST += testsuite/viewer/speedscope.test testsuite/viewer/flame.folded
 # the rest after every host test (Makefile.am appends them last), so
-# that what ends the run is these suites, not a host test left alone
-# (trixie's arm64 suite by hand, make check-trixie: 6.12's arm_pmu
-# counts as 7.x's, which forky's arm64 suite runs)
-# The longest first (the Debian package's, the debug kernel's), so that
-# the short ones fill the other slot at the end.
+# that what ends the run is these suites, not a host test left alone; the
+# longest first (the Debian package's, the debug kernel's), so that the
+# short ones fill the other slot at the end.  trixie's arm64 suite runs
+# by hand (make check-trixie): 6.12's arm_pmu numbers its counters as
+# 7.x's does, which forky's arm64 suite covers.
 guest_suites_later = testsuite/package/deb.test testsuite/guest/run-suite-debug \
 	testsuite/guest/run-suite-forky testsuite/guest/run-suite-forky-arm64 \
 	testsuite/guest/run-suite-trixie testsuite/guest/run-suite-rt \
