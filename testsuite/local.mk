@@ -85,6 +85,10 @@ EXTRA_DIST += testsuite/unit/lib/apt-sources.test testsuite/unit/lib/guest-hang.
 	testsuite/unit/lib/guest-boot-retry \
 	testsuite/unit/lib/guest-kernel-report.test \
 	testsuite/unit/lib/report-blocks.test
+# scripts/install-deps' sets: the examples' holds none of the tests' tools
+TESTS += testsuite/unit/install-deps.test
+EXTRA_DIST += testsuite/unit/install-deps.test testsuite/lib/test-lib.sh \
+	testsuite/fresh/fresh-run
 # the commit messages since the rules came in (scripts/check-commits)
 TESTS += testsuite/unit/commits.test
 EXTRA_DIST += testsuite/unit/commits.test scripts/check-commits
