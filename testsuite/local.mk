@@ -85,6 +85,11 @@ EXTRA_DIST += testsuite/unit/lib/apt-sources.test testsuite/unit/lib/guest-hang.
 	testsuite/unit/lib/guest-boot-retry \
 	testsuite/unit/lib/guest-kernel-report.test \
 	testsuite/unit/lib/report-blocks.test
+# the how-to pages' examples are files the suite runs, as they stand
+TESTS += testsuite/howto/pages.test
+EXTRA_DIST += testsuite/howto/pages.test testsuite/howto/unit-c.md \
+	testsuite/howto/shell-test.md testsuite/howto/guest-test.md \
+	testsuite/howto/hw-check.md
 # scripts/install-deps' sets: the examples' holds none of the tests' tools
 TESTS += testsuite/unit/install-deps.test
 EXTRA_DIST += testsuite/unit/install-deps.test testsuite/lib/test-lib.sh \
