@@ -12,14 +12,18 @@
 #                           run here (a tool missing, not root)
 #   test_case DESC CMD...   run CMD (its output to $TEST_LOG): "ok" if it
 #                           succeeds, else "not ok" and the log's last lines
+#   test_expect DESC SCRIPT the same for a shell SCRIPT evaluated in the
+#                           test's own shell (what it sets stays set; what
+#                           it prints goes where it says)
 #   test_ok STATUS DESC     the same for a status already computed (0: ok)
 #   test_is GOT WANT DESC   ok if the two strings are equal, else both shown
 #   test_skip DESC REASON   "ok N # SKIP REASON": one case that cannot run
 #   test_done               exit: 1 if a case failed, else 0
 #
 # TEST_TMP is a directory of the test's own, removed at exit; TEST_LOG
-# ($TEST_TMP/log) holds what a case's command printed, and whatever a test
-# writes there before test_ok is shown when that case fails.  S and B are
+# ($TEST_TMP/log; a test may name another file) holds what a case's
+# command printed, and whatever a test writes there before test_ok or
+# test_expect is shown when that case fails.  S and B are
 # the source and build trees (make check sets top_srcdir, top_builddir).
 # shellcheck shell=bash
 
@@ -65,6 +69,11 @@ test_case() {
 	test_report $? "$desc"
 }
 
+test_expect() {
+	eval "$2"
+	test_report $? "$1"
+}
+
 test_ok() { test_report "$1" "$2"; }
 
 test_is() {
@@ -74,7 +83,7 @@ test_is() {
 
 test_skip() {
 	test_n=$((test_n + 1))
-	echo "ok $test_n # SKIP $1: $2"
+	echo "ok $test_n - $1 # SKIP $2"
 }
 
 test_done() { exit "$test_failed"; }
