@@ -12,8 +12,9 @@
  * perf_event_open would refuse that user: the rule of
  * perfctr_priv_rule.h, which perfctr-run applies first (levels, kernel
  * mode, physical addresses, CPU-wide counters, Intel's AnyThread bit);
- * and a .process counter is made only in tasks whose real, effective and
- * saved uids are the user's (perf's ptrace_may_access, simplified).
+ * and a .process counter is made only in tasks that perf_event_open would
+ * let the user count: perf's ptrace_may_access(PTRACE_MODE_READ_REALCREDS)
+ * without its capability exceptions (perfctr_priv_task()).
  *
  * The user is stap's _stp_uid: the real uid of staprun, which the runtime
  * records in the module's init (setuid staprun keeps the caller's real
@@ -49,7 +50,11 @@
 #include <linux/fs_struct.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
+#include <linux/sched/coredump.h>
 #include <linux/sched/task.h>
+#if __has_include(<linux/sched/exec_state.h>)
+#include <linux/sched/exec_state.h>
+#endif
 #include "perfctr_priv_rule.h"
 
 #define PERFCTR_PARANOID_PATH "proc/sys/kernel/perf_event_paranoid"
@@ -304,11 +309,42 @@ static int perfctr_priv_check(void)
 	return rc;
 }
 
-/* Sleepable (the found callback): may the user count in tsk?  As perf's
- * ptrace check, simplified: the task's uids are all the user's. */
+/* Is tsk's memory dumpable as its user's (SUID_DUMP_USER)?  A setuid or
+ * setgid exec, or prctl(PR_SET_DUMPABLE, 0), makes it not; a kernel
+ * thread has no memory to guard.  The mode lives in the mm before Linux
+ * 7.2 and in the task's exec state since, read under RCU there (the
+ * header says which: the compile server has no kconf answers). */
+static bool perfctr_priv_dumpable(struct task_struct *tsk)
+{
+#if __has_include(<linux/sched/exec_state.h>)
+	struct task_exec_state *es;
+	bool ok;
+
+	rcu_read_lock();
+	es = rcu_dereference(tsk->exec_state);
+	ok = !es || tsk->flags & PF_KTHREAD || es->dumpable == TASK_DUMPABLE_OWNER;
+	rcu_read_unlock();
+	return ok;
+#else
+	bool ok = true;
+
+	task_lock(tsk);
+	if (tsk->mm)
+		ok = get_dumpable(tsk->mm) == SUID_DUMP_USER;
+	task_unlock(tsk);
+	return ok;
+#endif
+}
+
+/* Sleepable (the found callback): may the user count in tsk?  perf's
+ * ptrace_may_access(PTRACE_MODE_READ_REALCREDS) for a caller with no
+ * capabilities (the module's user never has one here): the task's real,
+ * effective and saved uids are the user's, so are its gids, and its
+ * memory is dumpable as the user's. */
 static bool perfctr_priv_task(struct task_struct *tsk)
 {
 	kuid_t uid = make_kuid(&init_user_ns, _stp_uid);
+	kgid_t gid = make_kgid(&init_user_ns, _stp_gid);
 	const struct cred *c;
 	bool ok;
 
@@ -317,12 +353,17 @@ static bool perfctr_priv_task(struct task_struct *tsk)
 	rcu_read_lock();
 	c = __task_cred(tsk);
 	ok = uid_eq(c->uid, uid) && uid_eq(c->euid, uid) &&
-	     uid_eq(c->suid, uid);
+	     uid_eq(c->suid, uid) && gid_eq(c->gid, gid) &&
+	     gid_eq(c->egid, gid) && gid_eq(c->sgid, gid);
 	rcu_read_unlock();
+	ok = ok && perfctr_priv_dumpable(tsk);
 	if (!ok && atomic_inc_return(&perfctr_priv_skipped) == 1)
-		_stp_warn("perfctr: thread %d is not user %u's: its .process "
-			  "counters are not made (a %s module counts only "
-			  "what perf_event_open allows its user)\n", tsk->pid,
+		_stp_warn("perfctr: thread %d is not user %u's to count (its "
+			  "user and group ids are not all the user's, or it is "
+			  "not dumpable: a setuid or setgid program, or "
+			  "prctl(PR_SET_DUMPABLE, 0)): its .process counters "
+			  "are not made (a %s module counts only what "
+			  "perf_event_open allows its user)\n", tsk->pid,
 			  (unsigned int)_stp_uid, perfctr_priv_name());
 	return ok;
 }

@@ -10,7 +10,8 @@
  *   CONFIG   a number (0x for hex)
  *   MODE     u (exclude_kernel, exclude_hv), k (exclude_user), - (both)
  *   WHERE    task (this process, any CPU), cpu (CPU 0, every task),
- *            group (CPU 0, a leader and a member of the same attr)
+ *            group (CPU 0, a leader and a member of the same attr),
+ *            pid=N (process N, any CPU: perf stat -p N)
  *   SAMPLE   - (counting), or a sampling event (period 1000) recording
  *            ip, addr or phys (PERF_SAMPLE_ADDR | PERF_SAMPLE_PHYS_ADDR)
  *
@@ -82,6 +83,8 @@ static int try_one(struct perf_event_attr *a, const char *where)
 
 	if (!strcmp(where, "task")) {
 		fd = open_event(a, 0, -1, -1, 0);
+	} else if (!strncmp(where, "pid=", 4)) {
+		fd = open_event(a, atoi(where + 4), -1, -1, 0);
 	} else if (!strcmp(where, "cpu")) {
 		fd = open_event(a, -1, 0, -1, 0);
 	} else if (!strcmp(where, "group")) {

@@ -1,17 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * touch_stop N M - fault in N new pages, stop, then M more.
+ * touch_stop N M [nodump] - fault in N new pages, stop, then M more.
  *
  * Pinned to CPU 0; maps N + M fresh anonymous pages, then: marker 0, one
  * write to each of the first N pages, marker 1; stops itself (SIGSTOP:
  * whoever watches may move it, to another cgroup say, while it is off
  * the CPU); once continued, marker 0, one write to each of the other M,
  * marker 1.  Each bracket holds exactly its page faults (minor), no
- * system call.  Prints "touch_stop: touched N and M pages".
+ * system call.  Prints "touch_stop: touched N and M pages".  nodump:
+ * first prctl(PR_SET_DUMPABLE, 0), as ssh-agent does (then only a
+ * capable user may ptrace it, or perf_event_open it).
  */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
 
 #include "common.h"
 
@@ -32,6 +36,9 @@ int main(int argc, char **argv)
 				 1);
 	volatile char *mem;
 
+	if (argc > 3 && !strcmp(argv[3], "nodump") &&
+	    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0))
+		guest_fail("touch_stop", "prctl");
 	guest_pin_cpu(0);
 	mem = guest_fresh_pages("touch_stop", n + m);
 	touch(mem, 0, n);
