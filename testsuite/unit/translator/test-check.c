@@ -568,7 +568,8 @@ static void cpus(void)
  * generated (the buffers hold the longest request there is). */
 static void long_request(void)
 {
-	struct emit_opts opts = { &fake_runtime, "0123456789abcdef", "stapdev" };
+	struct emit_opts opts = { &fake_runtime, "0123456789abcdef", "stapdev",
+				  NULL };
 	char text[1024], path[400], event[200];
 	struct generated gen;
 	struct run r;

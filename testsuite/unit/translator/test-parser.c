@@ -617,7 +617,8 @@ static void definitions_and_dynamic_reads(void)
 static void too_many_counters(void)
 {
 	struct strbuf text = { 0 };
-	struct emit_opts opts = { &fake_runtime, "0123456789abcdef", "stapdev" };
+	struct emit_opts opts = { &fake_runtime, "0123456789abcdef", "stapdev",
+				  NULL };
 	struct generated gen;
 	struct run r;
 	int i, errors;
