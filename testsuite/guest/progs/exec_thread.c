@@ -37,7 +37,7 @@ static long n, pages;
 static char *self;
 static volatile int leader_done;
 
-static void *second(void *arg)
+static void *second(void *arg __attribute__((unused)))
 {
 	char tid[32], nb[32], pb[32];
 

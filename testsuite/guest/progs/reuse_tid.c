@@ -38,7 +38,7 @@ static pid_t gettid_now(void)
 	return (pid_t)syscall(SYS_gettid);
 }
 
-static void *old(void *arg)
+static void *old(void *arg __attribute__((unused)))
 {
 	guest_pin_cpu(0);
 	prctl(PR_SET_NAME, "reuse_old");
@@ -47,7 +47,7 @@ static void *old(void *arg)
 	return NULL;
 }
 
-static void *candidate(void *arg)
+static void *candidate(void *arg __attribute__((unused)))
 {
 	if (gettid_now() != old_tid)
 		return NULL;
