@@ -75,7 +75,13 @@ arch_setup_x86_64() {
 	ARCH_RELEASE=$(kernel_release_of "$ARCH_HEADERS")
 	[ -n "$ARCH_RELEASE" ] ||
 		die "no kernel headers for $ARCH at '$ARCH_HEADERS' (configure --with-kernel, or GUEST_HEADERS)"
+	# the headers' kernel: installed here, else fetched from the archive
+	# into ARCH_DIR/kernel (x86_64_fetch_kernel_locked): installing a
+	# kernel package only to boot it in a guest would build an initramfs
+	# and change what this machine boots
 	ARCH_VMLINUZ=${GUEST_VMLINUZ:-/boot/vmlinuz-$ARCH_RELEASE}
+	[ -n "${GUEST_VMLINUZ:-}" ] || [ -r "$ARCH_VMLINUZ" ] ||
+		ARCH_VMLINUZ=$ARCH_DIR/kernel/vmlinuz-$ARCH_RELEASE
 	arch_x86_64_machine
 	ARCH_SYSROOT=/
 	ARCH_BUSYBOX=$BUSYBOX
@@ -350,6 +356,10 @@ arch_fetch() {
 		return 0
 	fi
 	case $ARCH in
+	x86_64)
+		[ -r "$ARCH_VMLINUZ" ] ||
+			with_lock "$ARCH_DIR/lock" x86_64_fetch_kernel_locked
+		;;
 	arm64)
 		[ -n "$ARCH_RELEASE" ] && return 0
 		with_lock "$ARCH_DIR/lock" arm64_fetch_locked
@@ -358,6 +368,27 @@ arch_fetch() {
 		;;
 	esac
 	return 0
+}
+
+# x86_64_fetch_kernel_locked: the kernel image of the headers' release,
+# not installed here, from the archive (a private apt state) into
+# ARCH_VMLINUZ (about 70 MB to download, once).
+x86_64_fetch_kernel_locked() {
+	local apt=$ARCH_DIR/apt rel=$ARCH_RELEASE deb t0
+	[ -r "$ARCH_VMLINUZ" ] && return 0	# another run fetched it meanwhile
+	t0=$(now)
+	log "fetching Debian's linux-image-$rel into $(dirname "$ARCH_VMLINUZ") (once: it is not installed here)"
+	sysroot_apt_init "$apt" amd64
+	sysroot_apt_update "$apt"
+	rm -rf "$apt/debs"
+	mkdir -p "$apt/debs" "$(dirname "$ARCH_VMLINUZ")"
+	sysroot_download "$apt" "$apt/debs" "linux-image-$rel"
+	deb=$(sysroot_deb "$apt/debs" "linux-image-$rel")
+	dpkg-deb --fsys-tarfile "$deb" | tar -xO "./boot/vmlinuz-$rel" >"$ARCH_VMLINUZ.tmp" ||
+		die "cannot unpack the kernel image from $deb"
+	mv "$ARCH_VMLINUZ.tmp" "$ARCH_VMLINUZ"
+	rm -rf "$apt/debs"
+	log "linux-image-$rel ready in $(elapsed "$t0")s"
 }
 
 # arm64_fetch_locked: download and unpack the kernel and the packages into
