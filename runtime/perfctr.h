@@ -233,11 +233,12 @@ struct perfctr_gsnap {
 };
 #endif
 
-#ifdef PERFCTR_HAVE_PAYLOAD
+#ifdef PERFCTR_HAVE_SAMPLES
 /*
  * The sample whose body runs on a CPU, for the payload functions
- * (perfctr_sample.c): set by our handler around stap's, on the handler's
- * stack, with the interrupt level the body runs at.
+ * (perfctr_sample.c) and the reads (perfctr_pmu_moving()): set by our
+ * handler around stap's, on the handler's stack, with the interrupt level
+ * the body runs at.
  */
 struct perfctr_sample_now {
 	struct perf_event *event;
@@ -245,10 +246,21 @@ struct perfctr_sample_now {
 	struct pt_regs *regs;
 	unsigned int idx;		/* the clause */
 	unsigned int level;		/* perfctr_sample_level() */
+#ifdef PERFCTR_HAVE_PAYLOAD
 	/* its call chain once a payload function built it
 	 * (perfctr_chain.c), NULL before */
 	const struct perfctr_chain *chain;
+#endif
 };
+
+/*
+ * How deep in interrupts this CPU is: NMI and hard IRQ nesting, and
+ * whether it serves softirqs.  Any interrupt that comes in adds to it.
+ */
+static __always_inline unsigned int perfctr_sample_level(void)
+{
+	return preempt_count() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET);
+}
 
 static void perfctr_sample_run(unsigned int idx, struct perf_event *ev,
 			       struct perf_sample_data *data,
@@ -291,7 +303,7 @@ struct perfctr_cpu {
 		u64 start[PERFCTR_NTHREAD];
 	} thr_in[2];
 #endif
-#ifdef PERFCTR_HAVE_PAYLOAD
+#ifdef PERFCTR_HAVE_SAMPLES
 	struct perfctr_sample_now *sample;	/* NULL: no body runs */
 #endif
 #ifdef PERFCTR_NSOCKET
@@ -409,26 +421,47 @@ static __always_inline bool perfctr_counting_here(const struct perf_event *ev)
 	       READ_ONCE(ev->oncpu) == smp_processor_id();
 }
 
+#include "perfctr_direct.h"	/* the read straight from the PMU */
+
 /*
- * ev's count, brought up to date from the PMU when it counts on this CPU
- * (pmu->read(): the NMI-safe update perf_event_read_local() does too),
- * else as its last schedule-out, switch or tick left it.  IRQs off, so it
- * cannot be scheduled out or updated by a PMU interrupt under us.  An
- * event the PMU has stopped while perf keeps it ACTIVE (PERF_HES_STOPPED:
- * x86_pmu_enable() moving it to another hardware counter, where an NMI
- * can land) has its count already, and its counter is not yet its own:
- * pmu->read() would add the difference from the old counter's value for
- * good.
+ * ev's count into *val, brought up to date from the PMU when it counts on
+ * this CPU (pmu->read(): the NMI-safe update perf_event_read_local() does
+ * too), else as its last schedule-out, switch or tick left it.  IRQs off,
+ * so it cannot be scheduled out or updated by a PMU interrupt under us.
+ * An event the PMU has stopped while perf keeps it ACTIVE
+ * (PERF_HES_STOPPED: x86_pmu_enable() moving it to another hardware
+ * counter, where an NMI can land) has its count already, and its counter
+ * is not yet its own: pmu->read() would add the difference from the old
+ * counter's value for good.  Returns 0, or PERFCTR_RE_REPROGRAM where
+ * perf is reprogramming the counter (perfctr_pmu_moving()): *val is then
+ * the count perf's last update left, which a total may take and a read
+ * must not (a direct read may have returned more).
  */
-static __always_inline u64 perfctr_event_count(struct perf_event *ev)
+static __always_inline int perfctr_event_read(struct perf_event *ev,
+					      u64 *val)
 {
+	int rc = 0;
+
 	if (perfctr_counting_here(ev) &&
-	    !(READ_ONCE(ev->hw.state) & PERF_HES_STOPPED))
-		ev->pmu->read(ev);
-	return local64_read(&ev->count);
+	    !(READ_ONCE(ev->hw.state) & PERF_HES_STOPPED)) {
+		if (unlikely(perfctr_pmu_moving(ev)))
+			rc = PERFCTR_RE_REPROGRAM;
+		else
+			ev->pmu->read(ev);
+	}
+	*val = local64_read(&ev->count);
+	return rc;
 }
 
-#include "perfctr_direct.h"	/* the read straight from the PMU */
+/* ev's count for a total: as perfctr_event_read(), the last update's
+ * where perf is reprogramming the counter. */
+static __always_inline u64 perfctr_event_count(struct perf_event *ev)
+{
+	u64 v;
+
+	perfctr_event_read(ev, &v);
+	return v;
+}
 
 /*
  * Reads this CPU's count of request idx, as perfctr_read_local(), for a
@@ -450,10 +483,12 @@ static __always_inline int perfctr_read_on(const struct perfctr_cpu *pc,
 
 	/* ev is bound to this CPU: ACTIVE is on this CPU */
 	if (likely(ev && READ_ONCE(ev->state) == PERF_EVENT_STATE_ACTIVE)) {
+		int rc = 0;
+
 		if (!(direct && perfctr_direct_read(ev, &v)))
-			v = perfctr_event_count(ev);
+			rc = perfctr_event_read(ev, &v);
 		*val = p->base + v;
-		return 0;
+		return rc;
 	}
 	if (READ_ONCE(pc->leaving)) {
 		*val = p->base + (ev ? local64_read(&ev->count) : 0);
@@ -558,23 +593,24 @@ static __always_inline void perfctr_event_times(struct perf_event *ev,
 }
 
 /* Count and times of this CPU's counter idx, without its base; any
- * context.  Returns 0 or -ENODEV. */
+ * context.  Returns 0, -ENODEV or PERFCTR_RE_REPROGRAM. */
 static __always_inline int perfctr_read_times(unsigned int idx, u64 *val,
 					      u64 *enabled, u64 *running)
 {
 	struct perf_event *ev = NULL;
 	unsigned long flags;
+	int rc = -ENODEV;
 
 	if (unlikely(!perfctr_cpus))
-		return -ENODEV;
+		return rc;
 	local_irq_save(flags);
 	ev = READ_ONCE(perfctr_pair_now(this_cpu_ptr(perfctr_cpus), idx)->ev);
 	if (ev) {
-		*val = perfctr_event_count(ev);
+		rc = perfctr_event_read(ev, val);
 		perfctr_event_times(ev, enabled, running);
 	}
 	local_irq_restore(flags);
-	return ev ? 0 : -ENODEV;
+	return rc;
 }
 
 /*
@@ -597,16 +633,19 @@ static inline u64 perfctr_scale(u64 count, u64 enabled, u64 running)
 }
 
 /* A multiplexed event's estimate: its count scaled by the share of
- * time it was on the PMU; -EAGAIN when it has not run yet.  direct: its
+ * time it was on the PMU; -EAGAIN when it has not run yet,
+ * PERFCTR_RE_REPROGRAM (perfctr_event_read()).  direct: its
  * pair lets it be read from the PMU (perfctr_direct.h).  IRQs off. */
 static __always_inline int perfctr_event_scaled(struct perf_event *ev,
 						bool direct, u64 *val)
 {
 	u64 count, enabled, running;
+	int rc;
 
 	if (!(direct && perfctr_counting_here(ev) &&
-	      perfctr_direct_read(ev, &count)))
-		count = perfctr_event_count(ev);
+	      perfctr_direct_read(ev, &count)) &&
+	    (rc = perfctr_event_read(ev, &count)))
+		return rc;
 
 	perfctr_event_times(ev, &enabled, &running);
 	if (unlikely(!running))
@@ -618,7 +657,7 @@ static __always_inline int perfctr_event_scaled(struct perf_event *ev,
 
 /* A .multiplex counter's estimate on this CPU, its base included.  Any
  * context.  Returns 0, -ENODEV, -EAGAIN (not on the PMU yet: no
- * estimate). */
+ * estimate), PERFCTR_RE_REPROGRAM (perfctr_event_read()). */
 static __always_inline int perfctr_read_scaled(unsigned int idx, u64 *val)
 {
 	bool direct;

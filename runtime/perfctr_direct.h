@@ -60,6 +60,77 @@
 	((*this_cpu_ptr((pmu)->cpu_pmu_context))->pmu_disable_count)
 #endif
 
+/*
+ * Is perf reprogramming ev's counter on this CPU, where no read of either
+ * kind may look?  arm_pmu's armpmu_start() clears the event's state, then
+ * sets its period: prev_count first, the register after
+ * (armpmu_event_set_period()); the overflow interrupt sets each
+ * overflowed counter's period the same way.  Between the two stores they
+ * disagree: pmu->read (armpmu_event_update()) would add the difference,
+ * up to 2^32, to the count for good, and a direct read would return it.
+ * perf starts an event only with the PMU disabled on this CPU
+ * (pmu_disable_count: perf_pmu_disable(), and the transaction around a
+ * group's add), and PMUv3's interrupt handler runs with the PMU stopped
+ * (PMCR_EL0.E clear) from its start to its end.  Our one reader that
+ * belongs there is a sampling body, which perf calls after the period is
+ * set (perfctr_sample_run() marks it at its interrupt level); any other
+ * is a probe on perf's own code.  x86 sets the period before it clears
+ * PERF_HES_STOPPED, which the reads test.  IRQs off.
+ */
+#if defined(CONFIG_ARM64) && defined(PERFCTR_PMU_DISABLE_COUNT)
+#include <asm/sysreg.h>
+
+#define PERFCTR_PMCR_E	1	/* PMCR_EL0.E: the PMU counts */
+
+/* arm_pmuv3.c names its PMUs armv8_* and armv9_*; Apple's and the uncore
+ * PMUs have other registers */
+static __always_inline bool perfctr_pmuv3(const struct pmu *pmu)
+{
+	return pmu->name && (!strncmp(pmu->name, "armv8_", 6) ||
+			     !strncmp(pmu->name, "armv9_", 6));
+}
+
+/* Does a sampling body of ours run here, at this interrupt level? */
+static __always_inline bool perfctr_sample_body_here(void)
+{
+#ifdef PERFCTR_HAVE_SAMPLES
+	struct perfctr_cpu __percpu *pcs = READ_ONCE(perfctr_cpus);
+	const struct perfctr_sample_now *now;
+
+	now = pcs ? READ_ONCE(this_cpu_ptr(pcs)->sample) : NULL;
+	return now && now->level == perfctr_sample_level();
+#else
+	return false;
+#endif
+}
+
+/* The reader is inside PMUv3's interrupt handler, not in a body of ours:
+ * the part of perfctr_pmu_moving() the direct read does not test. */
+static __always_inline bool perfctr_pmu_irq_stopped(const struct pmu *pmu)
+{
+	return unlikely(in_hardirq()) && !perfctr_sample_body_here() &&
+	       perfctr_pmuv3(pmu) &&
+	       !(read_sysreg(pmcr_el0) & PERFCTR_PMCR_E);
+}
+
+static __always_inline bool perfctr_pmu_moving(const struct perf_event *ev)
+{
+	return ev->pmu->task_ctx_nr == perf_hw_context &&
+	       (READ_ONCE(PERFCTR_PMU_DISABLE_COUNT(ev->pmu)) ||
+		perfctr_pmu_irq_stopped(ev->pmu));
+}
+#else
+static __always_inline bool perfctr_pmu_irq_stopped(const struct pmu *pmu)
+{
+	return false;
+}
+
+static __always_inline bool perfctr_pmu_moving(const struct perf_event *ev)
+{
+	return false;
+}
+#endif
+
 #if defined(CONFIG_ARM64) && defined(CONFIG_ARM_PMU) && \
     defined(PERFCTR_PMU_DISABLE_COUNT) && !defined(PERFCTR_NO_DIRECT)
 #include <linux/perf/arm_pmu.h>
@@ -91,12 +162,7 @@
 
 static bool perfctr_direct_able(const struct perf_event *ev)
 {
-	const char *name = ev->pmu->name;
-
-	/* arm_pmuv3.c names its PMUs armv8_* and armv9_*; Apple's and the
-	 * uncore PMUs have other registers */
-	return name && (!strncmp(name, "armv8_", 6) ||
-			!strncmp(name, "armv9_", 6)) &&
+	return perfctr_pmuv3(ev->pmu) &&
 	       ev->pmu->task_ctx_nr == perf_hw_context &&
 	       !(ev->attr.config1 & 1) && !(ev->hw.flags & PERFCTR_ARM_WIDE);
 }
@@ -190,7 +256,8 @@ static __always_inline bool perfctr_direct_read(struct perf_event *ev,
 
 	if (unlikely((READ_ONCE(hw->state) &
 		      (PERF_HES_STOPPED | PERF_HES_UPTODATE)) ||
-		     READ_ONCE(PERFCTR_PMU_DISABLE_COUNT(ev->pmu)))) {
+		     READ_ONCE(PERFCTR_PMU_DISABLE_COUNT(ev->pmu)) ||
+		     perfctr_pmu_irq_stopped(ev->pmu))) {
 		PERFCTR_DIRECT_NOTE(UNSAFE);
 		return false;
 	}

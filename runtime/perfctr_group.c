@@ -89,7 +89,8 @@ static __always_inline struct context *perfctr_get_context(void)
  * group is read while its leader counts here; a .multiplex one also when
  * it is off the PMU (its counts as the last rotation left them).  IRQs
  * off.  Returns 0, -ENODEV (not opened on this CPU), PERFCTR_RE_LOST
- * (taken off when the CPU went offline), -EIO (not counting).
+ * (taken off when the CPU went offline), -EIO (not counting),
+ * PERFCTR_RE_REPROGRAM (perfctr_event_read()).
  */
 static __always_inline int perfctr_group_take(struct perfctr_cpu *pc,
 					      const struct perfctr_group_desc *g,
@@ -113,12 +114,14 @@ static __always_inline int perfctr_group_take(struct perfctr_cpu *pc,
 	for (i = 0; i < g->n; i++) {
 		struct perf_event *ev = pc->gev[g->first + i];
 		u64 *v = &pc->gval[g->first + i];
+		int rc;
 
 		/* a member is bound to this CPU: ACTIVE is on this CPU */
 		if (!(pc->gdirect[g->first + i] &&
 		      READ_ONCE(ev->state) == PERF_EVENT_STATE_ACTIVE &&
-		      perfctr_direct_read(ev, v)))
-			*v = perfctr_event_count(ev);
+		      perfctr_direct_read(ev, v)) &&
+		    (rc = perfctr_event_read(ev, v)))
+			return rc;
 	}
 	perfctr_event_times(lead, &s->enabled, &s->running);
 	return 0;
@@ -144,7 +147,7 @@ perfctr_group_snap(struct perfctr_cpu *pc, const struct perfctr_request_desc *r)
  * The count of group counter idx on this CPU, from the probe's snapshot;
  * a .multiplex group's scaled by the group's enabled / running.  Any
  * context.  Returns 0, -ENODEV, PERFCTR_RE_LOST, -EIO, -EAGAIN
- * (.multiplex, not on the PMU yet: no estimate).
+ * (.multiplex, not on the PMU yet: no estimate), PERFCTR_RE_REPROGRAM.
  */
 static __always_inline int perfctr_read_group(unsigned int idx, u64 *val)
 {

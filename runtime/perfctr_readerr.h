@@ -3,8 +3,9 @@
  * perfctr_readerr.h - the read outcomes of the runtime's own: what a read
  * answers, besides 0 and a kernel errno, when a counter has no count to
  * give for a reason of this module (not on this CPU's list, not a .socket
- * counter, its group lost, not a topdown metric), and the message each
- * puts in the error the read raises.  Pure C, no kernel type: the module
+ * counter, its group lost, inside perf's reprogramming of the PMU, not a
+ * topdown metric), and the message each puts in the error the read
+ * raises.  Pure C, no kernel type: the module
  * (perfctr.c decodes them, the reads return them) and the translator
  * (emit.c names PERFCTR_RE_NOT_SOCKET in generated code) share it.
  *
@@ -33,6 +34,12 @@
 	  "the CPU went offline: perf does not put a group back, "	\
 	  "and a module cannot make one (run the script again to "	\
 	  "count on this CPU)")						\
+	/* a read inside perf's reprogramming of the PMU (a probe on	\
+	 * perf's own code): perfctr_pmu_moving() */			\
+	X(REPROGRAM, "was read inside perf's reprogramming of this "	\
+	  "CPU's PMU, where the counter and the kernel's copy of it "	\
+	  "disagree and a read would corrupt the count (a probe on "	\
+	  "perf's or the PMU driver's own code; read it elsewhere)")	\
 	/* perfctr_topdown() of a counter that is not a metric */	\
 	X(NOT_TOPDOWN, "is not one of Intel's topdown metrics: "	\
 	  "perfctr_topdown() decodes a \"topdown-*\" counter in a "	\

@@ -17,11 +17,12 @@
  * reported at exit; samples stap skipped because the CPU's probe context
  * was busy are in stap's own "skipped probes" count.
  *
- * What a sample carries (perfctr_payload.h): where a script reads it,
- * each clause's events get our handler instead of stap's
+ * Each clause's events get our handler instead of stap's
  * (perfctr_sample_run), which puts the sample in the CPU's reach for
- * exactly as long as stap's handler runs the body; the payload functions
- * read it from there (perfctr_sample_value).  perf calls an overflow
+ * exactly as long as stap's handler runs the body: the reads tell a body
+ * from a probe on perf's own code by it (perfctr_pmu_moving()), and the
+ * payload functions read what a sample carries (perfctr_payload.h) from
+ * it (perfctr_sample_value).  perf calls an overflow
  * handler before, and instead of, perf_prepare_sample(): the sample data
  * holds what the PMU driver or the event filled, and says so in
  * sample_flags; the rest is stack garbage.  So a field is read only when
@@ -68,16 +69,6 @@ static int perfctr_read_total(unsigned int idx, u64 *val);
 		this_cpu_inc(perfctr_sample_runs[(idx)]);		\
 } while (0)
 
-#ifdef PERFCTR_HAVE_PAYLOAD
-/*
- * How deep in interrupts this CPU is: NMI and hard IRQ nesting, and
- * whether it serves softirqs.  Any interrupt that comes in adds to it.
- */
-static __always_inline unsigned int perfctr_sample_level(void)
-{
-	return preempt_count() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET);
-}
-
 /*
  * The handler of clause idx's events: stap's, with the sample in the
  * CPU's reach while it runs the body.  The slot holds a pointer to this
@@ -121,6 +112,8 @@ static perf_overflow_handler_t perfctr_sample_handler(unsigned int idx)
 {
 	return perfctr_sample_handlers[idx] ?: perfctr_sample_stap[idx];
 }
+
+#ifdef PERFCTR_HAVE_PAYLOAD
 
 /*
  * The physical address of a sample's data address, as perf_prepare_sample()
@@ -292,8 +285,6 @@ static const char *perfctr_payload_error(int rc, unsigned int pv)
 	STAP_RETURN(!perfctr_sample_value(PERFCTR_PV_CALLCHAIN, 0, &v_));	\
 } while (0)
 #else
-/* stap's own handler: nothing reads the sample */
-#define perfctr_sample_handler(idx) perfctr_sample_stap[(idx)]
 static int perfctr_chains_start(void) { return 0; }
 static void perfctr_chains_stop(void) { }
 #endif /* PERFCTR_HAVE_PAYLOAD */

@@ -460,7 +460,8 @@ static int perfctr_selftest_read(const char *id, int total, u64 *v)
 
 /* This CPU's count of counter id (a CPU's pair: .cpu, .thread, .cgroup)
  * by the kernel's pmu->read(), never the direct read: the middle of a
- * test's sandwich.  -EIO where it does not count here now. */
+ * test's sandwich.  -EIO where it does not count here now,
+ * PERFCTR_RE_REPROGRAM (perfctr_event_read()). */
 static int perfctr_selftest_read_kernel(const char *id, u64 *v)
 {
 	const struct perfctr_request_desc *r = perfctr_st_request(id);
@@ -475,8 +476,8 @@ static int perfctr_selftest_read_kernel(const char *id, u64 *v)
 	p = perfctr_pair_now(this_cpu_ptr(perfctr_cpus), r - perfctr_requests);
 	ev = READ_ONCE(p->ev);
 	if (ev && perfctr_counting_here(ev)) {
-		*v = p->base + perfctr_event_count(ev);
-		rc = 0;
+		rc = perfctr_event_read(ev, v);
+		*v += p->base;
 	}
 	local_irq_restore(flags);
 	return rc;

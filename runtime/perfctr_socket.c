@@ -85,9 +85,9 @@ static void perfctr_socket_tick(void)
 		i = perfctr_sock_req[j] - 1;
 		for (k = 0; k < perfctr_slots[i].nsock; k++) {
 			s = perfctr_socket_of(i, k);
-			if (!s->ev || !perfctr_counting_here(s->ev))
+			if (!s->ev || !perfctr_counting_here(s->ev) ||
+			    perfctr_event_read(s->ev, &v.val))
 				continue;
-			v.val = perfctr_event_count(s->ev);
 			v.ns = ktime_get_mono_fast_ns();
 			perfctr_snap_write(&s->snap, &v);
 		}

@@ -125,7 +125,8 @@ static unsigned int perfctr_task_nev(unsigned int i)
  * events, the one of this CPU's core PMU counting here, the others (a
  * hybrid machine's other core PMUs) as the thread's last time on their
  * CPUs left them.  IRQs off.  -EIO when the one here is not counting
- * (no room on the PMU), or one lost the PMU (it is re-armed).
+ * (no room on the PMU), or one lost the PMU (it is re-armed);
+ * PERFCTR_RE_REPROGRAM (perfctr_event_read()).
  */
 static int perfctr_task_count(unsigned int idx, struct perfctr_task *t,
 			      u64 *val)
@@ -146,7 +147,12 @@ static int perfctr_task_count(unsigned int idx, struct perfctr_task *t,
 		int state;
 
 		if (likely(perfctr_counting_here(ev))) {
-			sum += perfctr_event_count(ev);
+			u64 v;
+			int rc = perfctr_event_read(ev, &v);
+
+			if (unlikely(rc))
+				return rc;
+			sum += v;
 			continue;
 		}
 		state = READ_ONCE(ev->state);
@@ -195,7 +201,7 @@ static u64 perfctr_task_sum(const struct perfctr_task *t, unsigned int idx)
  * the thread's own exit probes included (its final count).
  * Returns 0, -ESRCH (not a followed thread, or not counted by this
  * counter's target), -ENOSPC (that, and some task found no record),
- * -EIO (not counting: no room on the PMU).
+ * -EIO (not counting: no room on the PMU), PERFCTR_RE_REPROGRAM.
  */
 static int perfctr_read_process(unsigned int idx, u64 *val)
 {

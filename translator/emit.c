@@ -307,15 +307,18 @@ static int reads_payload(const struct model *m)
 }
 
 /*
- * A sampling body that reads its sample runs inside our handler, which
- * tells the payload functions which sample (runtime/perfctr_sample.c):
- * one per clause, so that it knows the clause without a lookup.
+ * Every sampling body runs inside our handler, which tells the payload
+ * functions which sample and the reads that a body runs
+ * (runtime/perfctr_sample.c): one per clause, so that it knows the clause
+ * without a lookup.
  */
 static void emit_sample_handlers(struct strbuf *sb, const struct model *m)
 {
-	size_t i;
+	size_t i, n = 0;
 
-	if (!reads_payload(m))
+	for (i = 0; i < m->ncounters; i++)
+		n += m->counters[i].used && counter__samples(&m->counters[i]);
+	if (!n)
 		return;
 	for (i = 0; i < m->ncounters; i++) {
 		const struct counter *c = &m->counters[i];

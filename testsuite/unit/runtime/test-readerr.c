@@ -25,6 +25,11 @@ static const struct {
 	  "is in a group that the kernel took off this CPU when the CPU went "
 	  "offline: perf does not put a group back, and a module cannot make "
 	  "one (run the script again to count on this CPU)" },
+	{ PERFCTR_RE_REPROGRAM, "PERFCTR_RE_REPROGRAM",
+	  "was read inside perf's reprogramming of this CPU's PMU, where the "
+	  "counter and the kernel's copy of it disagree and a read would "
+	  "corrupt the count (a probe on perf's or the PMU driver's own code; "
+	  "read it elsewhere)" },
 	{ PERFCTR_RE_NOT_TOPDOWN, "PERFCTR_RE_NOT_TOPDOWN",
 	  "is not one of Intel's topdown metrics: perfctr_topdown() decodes a "
 	  "\"topdown-*\" counter in a group led by \"slots\"" },
