@@ -18,7 +18,8 @@
  * to date by its PMU (PERF_HES_STOPPED, PERF_HES_UPTODATE: perf is moving
  * it), perf is not inside its PMU-disabled section on this CPU (its
  * pmu_disable_count: a reader inside it, a kprobe in perf's own code or an
- * NMI, may find an index half reassigned), and the index names a plain
+ * NMI, may find an index half reassigned), PMUv3 counts (not its
+ * interrupt handler: perfctr_pmu_moving()), and the index names a plain
  * counter.  Whether an event may be read so is decided once, when its
  * CPU's pair is set (perfctr_direct_able()), from facts that never change
  * for the event (its PMU, its width), and kept in the bit of the pair's
@@ -74,7 +75,9 @@
  * (PMCR_EL0.E clear) from its start to its end.  Our one reader that
  * belongs there is a sampling body, which perf calls after the period is
  * set (perfctr_sample_run() marks it at its interrupt level); any other
- * is a probe on perf's own code.  x86 sets the period before it clears
+ * is a probe on perf's own code.  The direct read, of PMUv3 events alone,
+ * tests the enable bit itself, one instruction: a body of ours takes
+ * pmu->read there.  x86 sets the period before it clears
  * PERF_HES_STOPPED, which the reads test.  IRQs off.
  */
 #if defined(CONFIG_ARM64) && defined(PERFCTR_PMU_DISABLE_COUNT)
@@ -104,13 +107,18 @@ static __always_inline bool perfctr_sample_body_here(void)
 #endif
 }
 
-/* The reader is inside PMUv3's interrupt handler, not in a body of ours:
- * the part of perfctr_pmu_moving() the direct read does not test. */
+/* Is PMUv3 stopped on this CPU (its interrupt handler, perf's disabled
+ * section)?  pmu is PMUv3's. */
+static __always_inline bool perfctr_pmuv3_stopped(void)
+{
+	return !(read_sysreg(pmcr_el0) & PERFCTR_PMCR_E);
+}
+
+/* The reader is inside PMUv3's interrupt handler, not in a body of ours. */
 static __always_inline bool perfctr_pmu_irq_stopped(const struct pmu *pmu)
 {
 	return unlikely(in_hardirq()) && !perfctr_sample_body_here() &&
-	       perfctr_pmuv3(pmu) &&
-	       !(read_sysreg(pmcr_el0) & PERFCTR_PMCR_E);
+	       perfctr_pmuv3(pmu) && perfctr_pmuv3_stopped();
 }
 
 static __always_inline bool perfctr_pmu_moving(const struct perf_event *ev)
@@ -120,7 +128,7 @@ static __always_inline bool perfctr_pmu_moving(const struct perf_event *ev)
 		perfctr_pmu_irq_stopped(ev->pmu));
 }
 #else
-static __always_inline bool perfctr_pmu_irq_stopped(const struct pmu *pmu)
+static __always_inline bool perfctr_pmuv3_stopped(void)
 {
 	return false;
 }
@@ -257,7 +265,7 @@ static __always_inline bool perfctr_direct_read(struct perf_event *ev,
 	if (unlikely((READ_ONCE(hw->state) &
 		      (PERF_HES_STOPPED | PERF_HES_UPTODATE)) ||
 		     READ_ONCE(PERFCTR_PMU_DISABLE_COUNT(ev->pmu)) ||
-		     perfctr_pmu_irq_stopped(ev->pmu))) {
+		     perfctr_pmuv3_stopped())) {
 		PERFCTR_DIRECT_NOTE(UNSAFE);
 		return false;
 	}
