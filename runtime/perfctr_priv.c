@@ -88,8 +88,9 @@ static const char *perfctr_priv_name(void)
 }
 
 /* File path, relative to init's root (a user's own mount namespace or
- * chroot cannot forge it), opened to read; or an ERR_PTR. */
-static struct file *perfctr_init_open(const char *path)
+ * chroot cannot forge it), opened to read with flags more; or an
+ * ERR_PTR. */
+static struct file *perfctr_init_open(const char *path, int flags)
 {
 	struct task_struct *init;
 	struct path root = { };
@@ -109,7 +110,7 @@ static struct file *perfctr_init_open(const char *path)
 	put_task_struct(init);
 	if (!root.mnt)
 		return ERR_PTR(-ENOENT);
-	f = file_open_root(&root, path, O_RDONLY, 0);
+	f = file_open_root(&root, path, O_RDONLY | flags, 0);
 	path_put(&root);
 	return f;
 }
@@ -118,7 +119,7 @@ static struct file *perfctr_init_open(const char *path)
  * length or a negative errno. */
 static int perfctr_init_read(const char *path, char *buf, size_t len)
 {
-	struct file *f = perfctr_init_open(path);
+	struct file *f = perfctr_init_open(path, 0);
 	loff_t pos = 0;
 	ssize_t n;
 	char *p;
@@ -136,18 +137,30 @@ static int perfctr_init_read(const char *path, char *buf, size_t len)
 	return n;
 }
 
-/* Does init's file path exist, root's and writable by root alone? */
+/* Is inode root's and writable by root alone; a directory that others
+ * may write, sticky (none but root may replace root's files there)? */
+static bool perfctr_root_alone(const struct inode *inode, bool dir)
+{
+	return uid_eq(inode->i_uid, GLOBAL_ROOT_UID) &&
+	       (!(inode->i_mode & (S_IWGRP | S_IWOTH)) ||
+		(dir && (inode->i_mode & S_ISVTX)));
+}
+
+/* Does init's file path exist, root's and writable by root alone, not a
+ * symbolic link (whoever may make one there would name any of root's
+ * files), in a directory where only root may put it? */
 static bool perfctr_init_root_owned(const char *path)
 {
-	struct file *f = perfctr_init_open(path);
-	struct inode *inode;
+	struct file *f = perfctr_init_open(path, O_NOFOLLOW);
+	struct dentry *dir;
 	bool ok;
 
 	if (IS_ERR(f))
 		return false;
-	inode = file_inode(f);
-	ok = uid_eq(inode->i_uid, GLOBAL_ROOT_UID) &&
-	     !(inode->i_mode & (S_IWGRP | S_IWOTH));
+	dir = dget_parent(f->f_path.dentry);
+	ok = perfctr_root_alone(file_inode(f), false) &&
+	     perfctr_root_alone(d_inode(dir), true);
+	dput(dir);
 	filp_close(f, NULL);
 	return ok;
 }
