@@ -325,6 +325,19 @@ struct perfctr_cpu {
 
 static struct perfctr_cpu __percpu *perfctr_cpus;
 
+#ifdef PERFCTR_HAVE_SAMPLES
+/* The sample whose body runs here, at this interrupt level, or NULL (an
+ * interrupt's probe, not the body). */
+static __always_inline struct perfctr_sample_now *perfctr_sample_here(void)
+{
+	struct perfctr_cpu __percpu *pcs = READ_ONCE(perfctr_cpus);
+	struct perfctr_sample_now *now;
+
+	now = pcs ? READ_ONCE(this_cpu_ptr(pcs)->sample) : NULL;
+	return now && now->level == perfctr_sample_level() ? now : NULL;
+}
+#endif
+
 /* The pair that holds for request idx on this CPU's pc, and whether its
  * event may be read from the PMU.  IRQs off. */
 static __always_inline const struct perfctr_pair *

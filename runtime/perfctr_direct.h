@@ -97,11 +97,7 @@ static __always_inline bool perfctr_pmuv3(const struct pmu *pmu)
 static __always_inline bool perfctr_sample_body_here(void)
 {
 #ifdef PERFCTR_HAVE_SAMPLES
-	struct perfctr_cpu __percpu *pcs = READ_ONCE(perfctr_cpus);
-	const struct perfctr_sample_now *now;
-
-	now = pcs ? READ_ONCE(this_cpu_ptr(pcs)->sample) : NULL;
-	return now && now->level == perfctr_sample_level();
+	return perfctr_sample_here();
 #else
 	return false;
 #endif

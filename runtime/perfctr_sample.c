@@ -186,15 +186,13 @@ static int perfctr_sample_frame(struct perfctr_sample_now *now,
  */
 static int perfctr_sample_value(unsigned int pv, long long arg, u64 *val)
 {
-	struct perfctr_cpu __percpu *pcs = READ_ONCE(perfctr_cpus);
 	struct perfctr_sample_now *now;
 	const struct perf_branch_entry *e;
 	const struct perf_sample_data *d;
 	u64 flags;
 
-	now = pcs && pv < PERFCTR_PV_N ? READ_ONCE(this_cpu_ptr(pcs)->sample) :
-	      NULL;
-	if (!now || now->level != perfctr_sample_level())
+	now = pv < PERFCTR_PV_N ? perfctr_sample_here() : NULL;
+	if (!now)
 		return -ENOENT;	/* an interrupt's probe, not the body */
 	if (perfctr_pvs[pv].bit & ~perfctr_requests[now->idx].payload)
 		return -EPERM;

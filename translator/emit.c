@@ -306,6 +306,17 @@ static int reads_payload(const struct model *m)
 	return clauses_payload(m) != 0;
 }
 
+/* Does the script have a sampling clause? */
+static int has_samples(const struct model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->ncounters; i++)
+		if (m->counters[i].used && counter__samples(&m->counters[i]))
+			return 1;
+	return 0;
+}
+
 /*
  * Every sampling body runs inside our handler, which tells the payload
  * functions which sample and the reads that a body runs
@@ -314,11 +325,9 @@ static int reads_payload(const struct model *m)
  */
 static void emit_sample_handlers(struct strbuf *sb, const struct model *m)
 {
-	size_t i, n = 0;
+	size_t i;
 
-	for (i = 0; i < m->ncounters; i++)
-		n += m->counters[i].used && counter__samples(&m->counters[i]);
-	if (!n)
+	if (!has_samples(m))
 		return;
 	for (i = 0; i < m->ncounters; i++) {
 		const struct counter *c = &m->counters[i];
@@ -348,7 +357,7 @@ static void emit_sample_handlers(struct strbuf *sb, const struct model *m)
 static void emit_scopes(struct strbuf *sb, const struct model *m)
 {
 	const struct counter *last = NULL, *last_cg = NULL, *last_so = NULL;
-	int process = 0, samples = 0;
+	int process = 0;
 	size_t i;
 
 	for (i = 0; i < m->ncounters; i++) {
@@ -361,7 +370,6 @@ static void emit_scopes(struct strbuf *sb, const struct model *m)
 		if (counter__readable(c) && c->scope == PERFCTR_SCOPE_SOCKET)
 			last_so = c;
 		process |= c->used && c->scope == PERFCTR_SCOPE_PROCESS;
-		samples |= c->used && counter__samples(c);
 	}
 	if (last)
 		strbuf__printf(sb, "#define PERFCTR_NTHREAD %u\n",
@@ -376,7 +384,7 @@ static void emit_scopes(struct strbuf *sb, const struct model *m)
 			       scope_slot(m, last_so) + 1);
 	if (process)
 		strbuf__printf(sb, "#define PERFCTR_HAVE_PROCESS 1\n");
-	if (samples)
+	if (has_samples(m))
 		strbuf__printf(sb, "#define PERFCTR_HAVE_SAMPLES 1\n");
 	emit_sums(sb, m);
 	if (m->ngroups)
