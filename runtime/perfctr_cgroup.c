@@ -72,8 +72,10 @@ static bool perfctr_cg_has(struct task_struct *t, unsigned int k)
 static const struct perfctr_cg_half *
 perfctr_cg_now(const struct perfctr_cg_cpu *cc)
 {
-	/* the half's address depends on c: loaded after it, on any CPU */
-	unsigned int c = READ_ONCE(cc->cur);
+	/* the half's loads after c's, on any CPU: an acquire, as the address
+	 * of one of two halves is a dependency the compiler may turn into a
+	 * branch, which orders no load (rcu_dereference.rst) */
+	unsigned int c = smp_load_acquire(&cc->cur);
 
 	return &cc->h[c & 1];
 }

@@ -172,6 +172,20 @@ static struct perf_event *perfctr_event_new(unsigned int idx, int cpu,
 				   PTR_ERR(ev));
 		return ev;
 	}
+	/* a PMU that counts for a whole socket or device (uncore, C-state
+	 * residency, RAPL) moves the event to the CPU its cpumask names: a
+	 * CPU's pair would hold another CPU's event (perfctr-run refuses
+	 * such an assignment; the module holds to it).  .socket expects it */
+	if (perfctr_per_cpu(idx) && READ_ONCE(ev->cpu) != cpu) {
+		if (report)
+			_stp_error("perfctr: %s: counter \"%s\" (%s): its PMU "
+				   "(%s) counts it on CPU %d, not CPU %d: an "
+				   "event a socket shares; count it .socket\n",
+				   r->src, r->id, r->event, ev->pmu->name,
+				   READ_ONCE(ev->cpu), cpu);
+		perf_event_release_kernel(ev);
+		return ERR_PTR(-EINVAL);
+	}
 	atomic_inc(&perfctr_created);
 	perfctr_learn_pmu(idx, ev);
 	return ev;
@@ -199,7 +213,8 @@ static void perfctr_pair_set(struct perfctr_cpu *pc, unsigned int idx,
 	pc->pair[idx][n].base = base;
 	PERFCTR_RACE(PAIR_SET);
 	barrier();	/* an NMI sees the new pair only once it is whole */
-	WRITE_ONCE(pc->cur[idx], n | (ev && perfctr_direct_able(ev) ?
+	WRITE_ONCE(pc->cur[idx], n | (ev && perfctr_direct_able(ev) &&
+				      perfctr_direct_checked(ev) ?
 				      PERFCTR_CUR_DIRECT : 0));
 	/* no reader is half way through the old pair now: an NMI that was
 	 * has returned.  Only the pair that holds names an event. */
@@ -245,6 +260,7 @@ static int perfctr_swap_on(int cpu, struct perfctr_swap *s)
 	s->old = NULL;
 	if (smp_call_function_single(cpu, perfctr_swap_here, s, 1))
 		return -EAGAIN;
+	perfctr_direct_say();
 	return s->done ? 0 : -EAGAIN;
 }
 

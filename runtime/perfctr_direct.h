@@ -36,7 +36,8 @@
  * ARMV8_IDX_TO_COUNTER); since, index N is event counter N and the cycle
  * counter 31, the instruction counter (FEAT_PMUv3_ICNTR) 32
  * (ARMV8_PMU_CYCLE_IDX, ARMV8_PMU_INSTR_IDX in linux/perf/arm_pmuv3.h).
- * The header's macro tells which, at build time.
+ * A kernel probe of the driver's structure tells which, at build time,
+ * and each module checks the answer at start (perfctr_direct_checked()).
  *
  * x86_64 (-D PERFCTR_DIRECT_X86 only, until shown on real hardware):
  * rdpmc of the event's event_base_rdpmc, 48 bits wide, for a general or
@@ -143,14 +144,29 @@ static __always_inline bool perfctr_pmu_moving(const struct perf_event *ev)
 #endif
 #include <asm/sysreg.h>
 
-#if !defined(ARMV8_PMU_CYCLE_IDX)
+/* The driver's own structure says which mapping (the kernel probe), with
+ * the member that goes with it named below: a guess that is wrong (a
+ * compile server's build, by release) fails the build.  KVM's header
+ * defines ARMV8_PMU_CYCLE_IDX as 31 under the old mapping too. */
+#if !defined(PERFCTR_HAVE_ARM_PMU_CNTR_MASK)
 /* index 0 the cycle counter, N event counter N - 1 (31: the cycle counter) */
 #define PERFCTR_ARM_COUNTER(idx)	(((idx) - 1) & 31)
+#define PERFCTR_ARM_MAPPING_MEMBER	num_events
 #define PERFCTR_DIRECT 1
-#elif ARMV8_PMU_CYCLE_IDX == 31
+#elif defined(ARMV8_PMU_CYCLE_IDX) && ARMV8_PMU_CYCLE_IDX == 31
 #define PERFCTR_ARM_COUNTER(idx)	(idx)
+#define PERFCTR_ARM_MAPPING_MEMBER	cntr_mask
 #define PERFCTR_DIRECT 1
 #endif	/* any other mapping: not verified, no direct read */
+
+#if defined(PERFCTR_DIRECT) && defined(PERFCTR_TEST_OTHER_MAPPING)
+#undef PERFCTR_ARM_COUNTER	/* the self-check's test: the other one */
+#ifdef PERFCTR_HAVE_ARM_PMU_CNTR_MASK
+#define PERFCTR_ARM_COUNTER(idx)	(((idx) - 1) & 31)
+#else
+#define PERFCTR_ARM_COUNTER(idx)	(idx)
+#endif
+#endif
 
 #ifdef PERFCTR_DIRECT
 #define PERFCTR_DIRECT_MASK	0xffffffffULL	/* arm_pmu_event_max_period() */
@@ -199,6 +215,8 @@ static __always_inline bool perfctr_pmu_raw(const struct perf_event *ev,
 	*raw = perfctr_pmu_counter(PERFCTR_ARM_COUNTER(idx));
 	return true;
 }
+
+static_assert(sizeof_field(struct arm_pmu, PERFCTR_ARM_MAPPING_MEMBER));
 #endif	/* PERFCTR_DIRECT */
 
 #elif defined(CONFIG_X86_64) && defined(PERFCTR_DIRECT_X86) && \
@@ -283,8 +301,88 @@ static __always_inline bool perfctr_direct_read(struct perf_event *ev,
 	*val = count + ((raw - prev) & PERFCTR_DIRECT_MASK);
 	return true;
 }
+
+/*
+ * The self-check.  Which register a direct read takes is decided at build
+ * time, from headers; a wrong decision reads another counter, which the
+ * re-check cannot see.  So the first event placed where it may be read
+ * direct, and ACTIVE on the placing CPU, is read direct, by the kernel
+ * (pmu->read) and direct again: the three must not go down and must lie
+ * within PERFCTR_DIRECT_SPAN of each other, or direct reads stay off in
+ * this module.  Until one event has passed, none is read direct: the
+ * verdict is the module's, as the mapping is the kernel's.
+ */
+enum { PERFCTR_DIRECT_UNCHECKED, PERFCTR_DIRECT_GOOD, PERFCTR_DIRECT_BAD };
+static int perfctr_direct_verdict;
+static atomic_t perfctr_direct_said;
+
+/* far more than a few hundred instructions' worth of any event */
+#define PERFCTR_DIRECT_SPAN	(1ULL << 24)
+
+/* May ev, perfctr_direct_able(), be read direct?  On ev's CPU, IRQs off
+ * (elsewhere, or while perf moves it, an unchecked module says no). */
+static bool perfctr_direct_checked(struct perf_event *ev)
+{
+	int v = READ_ONCE(perfctr_direct_verdict);
+	u64 a, b, c;
+
+	if (v != PERFCTR_DIRECT_UNCHECKED)
+		return v == PERFCTR_DIRECT_GOOD;
+	if (READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE ||
+	    READ_ONCE(ev->oncpu) != smp_processor_id() ||
+	    perfctr_pmu_moving(ev) || !perfctr_direct_read(ev, &a))
+		return false;
+	ev->pmu->read(ev);
+	b = local64_read(&ev->count);
+	if (!perfctr_direct_read(ev, &c))
+		return false;
+	v = a <= b && b <= c && c - a < PERFCTR_DIRECT_SPAN ?
+	    PERFCTR_DIRECT_GOOD : PERFCTR_DIRECT_BAD;
+	cmpxchg(&perfctr_direct_verdict, PERFCTR_DIRECT_UNCHECKED, v);
+	return READ_ONCE(perfctr_direct_verdict) == PERFCTR_DIRECT_GOOD;
+}
+
+/* Says, once, that the self-check turned direct reads off.  Sleepable. */
+static void perfctr_direct_say(void)
+{
+	if (READ_ONCE(perfctr_direct_verdict) != PERFCTR_DIRECT_BAD ||
+	    atomic_xchg(&perfctr_direct_said, 1))
+		return;
+	_stp_warn("perfctr: %s: counters are read through the kernel only: "
+		  "a direct read of the PMU disagreed with the kernel's read "
+		  "(this kernel's counter numbering is not the one the module "
+		  "was built for)\n", THIS_MODULE->name);
+}
+
+static void perfctr_direct_check_here(void *ev)
+{
+	perfctr_direct_checked(ev);
+}
+
+/* perfctr_direct_checked() of ev, which counts on cpu.  Sleepable. */
+static bool perfctr_direct_checked_on(struct perf_event *ev, int cpu)
+{
+	if (READ_ONCE(perfctr_direct_verdict) == PERFCTR_DIRECT_UNCHECKED)
+		smp_call_function_single(cpu, perfctr_direct_check_here, ev, 1);
+	perfctr_direct_say();
+	return READ_ONCE(perfctr_direct_verdict) == PERFCTR_DIRECT_GOOD;
+}
 #else
 static inline bool perfctr_direct_able(const struct perf_event *ev)
+{
+	return false;
+}
+
+static inline bool perfctr_direct_checked(struct perf_event *ev)
+{
+	return false;
+}
+
+static inline void perfctr_direct_say(void)
+{
+}
+
+static inline bool perfctr_direct_checked_on(struct perf_event *ev, int cpu)
 {
 	return false;
 }

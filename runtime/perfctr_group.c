@@ -343,7 +343,8 @@ static int perfctr_group_take_cpu(unsigned int g, unsigned int k, int prev)
 		pc->gev[gd->first + m] = ev;
 		/* topdown's slots and metrics are read as perf reads them */
 		pc->gdirect[gd->first + m] = perfctr_direct_able(ev) &&
-			!(perfctr_slots[idx].flags & PERFCTR_F_TOPDOWN);
+			!(perfctr_slots[idx].flags & PERFCTR_F_TOPDOWN) &&
+			perfctr_direct_checked_on(ev, cpu);
 		atomic_inc(&perfctr_gtaken);
 		perfctr_gtd[gd->first + m] = perfctr_slots[idx].flags &
 					     PERFCTR_F_TOPDOWN ?

@@ -70,6 +70,16 @@ static const struct kconf_probe probes[] = {
 	  "#include <linux/perf_event.h>\n"
 	  "int perfctr_probe(struct pmu *p)\n"
 	  "{ return (*this_cpu_ptr(p->cpu_pmu_context))->pmu_disable_count; }\n" },
+	/* arm_pmu's counters in a bitmap, PMUv3's cycle counter at index 31
+	 * and event counter N at N (Linux 6.11); before, a count of them,
+	 * index 0 the cycle counter and N event counter N - 1.  The driver's
+	 * own structure, not ARMV8_PMU_CYCLE_IDX, which KVM's header defines
+	 * as 31 under the old mapping (runtime/perfctr_direct.h) */
+	{ "PERFCTR_HAVE_ARM_PMU_CNTR_MASK",
+	  "#ifndef CONFIG_ARM64\n#error only arm64's PMUv3\n#endif\n"
+	  "#include <linux/perf/arm_pmu.h>\n"
+	  "int perfctr_probe(struct arm_pmu *p)\n"
+	  "{ return test_bit(31, p->cntr_mask); }\n" },
 	/* a task's perf contexts an array, one per kind of PMU (6.1), not
 	 * one context (6.2): runtime/perfctr_inherit.c walks them */
 	{ "PERFCTR_HAVE_TASK_CTX_ARRAY",
