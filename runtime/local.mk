@@ -15,16 +15,17 @@ dist_runtime_DATA = runtime/perfctr.h runtime/perfctr_iface.h runtime/perfctr.c 
 	runtime/perfctr_priv.c runtime/perfctr_rearm.c runtime/perfctr_sum.c \
 	runtime/perfctr_snap.h runtime/perfctr_socket.c runtime/perfctr_selftest.c \
 	runtime/perfctr_readerr.h runtime/perfctr_report.c \
-	runtime/perfctr_json.h runtime/perfctr_chain.c
+	runtime/perfctr_json.h runtime/perfctr_chain.c runtime/perfctr_chain.h
 
 check_PROGRAMS += testsuite/unit/runtime/test-assign \
 	testsuite/unit/runtime/test-assign-roundtrip \
 	testsuite/unit/runtime/test-topdown testsuite/unit/runtime/test-payload \
-	testsuite/unit/runtime/test-readerr testsuite/unit/runtime/test-json
+	testsuite/unit/runtime/test-readerr testsuite/unit/runtime/test-json \
+	testsuite/unit/runtime/test-chain
 TESTS += testsuite/unit/runtime/test-assign testsuite/unit/runtime/test-topdown \
 	testsuite/unit/runtime/test-assign-roundtrip \
 	testsuite/unit/runtime/test-payload testsuite/unit/runtime/test-readerr \
-	testsuite/unit/runtime/test-json
+	testsuite/unit/runtime/test-json testsuite/unit/runtime/test-chain
 testsuite_unit_runtime_test_assign_SOURCES = \
 	testsuite/unit/runtime/test-assign.c testsuite/unit/runtime/kcompat.h
 testsuite_unit_runtime_test_assign_CPPFLAGS = $(AM_CPPFLAGS) \
@@ -56,6 +57,10 @@ testsuite_unit_runtime_test_readerr_CPPFLAGS = $(AM_CPPFLAGS) \
 testsuite_unit_runtime_test_json_SOURCES = \
 	testsuite/unit/runtime/test-json.c
 testsuite_unit_runtime_test_json_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/runtime -I$(top_srcdir)/testsuite/lib
+testsuite_unit_runtime_test_chain_SOURCES = \
+	testsuite/unit/runtime/test-chain.c
+testsuite_unit_runtime_test_chain_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/runtime -I$(top_srcdir)/testsuite/lib
 
 # The static module checks (testsuite/lib/check-read-path, check-percpu,

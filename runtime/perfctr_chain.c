@@ -33,6 +33,7 @@
 #ifdef CONFIG_X86_64
 #include <asm/unwind.h>
 #endif
+#include "perfctr_chain.h"
 
 /* A sample's chain: nr frames, the first kern of them the kernel's. */
 struct perfctr_chain {
@@ -40,8 +41,10 @@ struct perfctr_chain {
 	u64 ip[PERFCTR_MAX_STACK];
 };
 
-/* One buffer per interrupt level a sampling body can run at. */
-#define PERFCTR_CHAIN_LEVELS	4
+/* One buffer per interrupt level a sampling body can run at; NMI-class
+ * levels nest on x86 (a PMU NMI inside a #DB, where a breakpoint's body
+ * runs): the outer and the nested one each have theirs. */
+#define PERFCTR_CHAIN_LEVELS	5
 
 static struct perfctr_chain __percpu *perfctr_chains;
 
@@ -57,7 +60,8 @@ static bool perfctr_chain_put(struct perfctr_chain *c, u64 ip)
  * a body at one level can be interrupted only by a higher one. */
 static struct perfctr_chain *perfctr_chain_buf(unsigned int level)
 {
-	unsigned int i = level & NMI_MASK ? 3 : level & HARDIRQ_MASK ? 2 :
+	unsigned int nmi = (level & NMI_MASK) >> NMI_SHIFT;
+	unsigned int i = nmi ? 2 + min(nmi, 2U) : level & HARDIRQ_MASK ? 2 :
 			 level & SOFTIRQ_OFFSET ? 1 : 0;
 
 	return this_cpu_ptr(perfctr_chains) + i;
@@ -103,19 +107,35 @@ static void perfctr_chain_kernel(struct perfctr_chain *c, struct pt_regs *regs)
 	}
 }
 #elif defined(CONFIG_ARM64)
+/*
+ * Is the frame record at fp on a stack the chain may climb: the task's,
+ * or the one the chain started on (an IRQ stack: its address is not
+ * exported; each is THREAD_SIZE, aligned to it), as the kernel's
+ * unwinder follows only records on the stacks it knows?  Records go up
+ * the stack, so a chain that left its first stack is on the task's.
+ */
+static bool perfctr_chain_on_stack(unsigned long fp, unsigned long first)
+{
+	unsigned long task = (unsigned long)task_stack_page(current);
+
+	return (fp >= task && fp + 16 <= task + THREAD_SIZE) ||
+	       (fp >= first && fp + 16 <= first + THREAD_SIZE);
+}
+
 /* The frame records from the interrupted frame pointer: {fp, lr} pairs.
  * A zero record ends the chain (an exception boundary on Linux 6.13 and
  * later, the bottom of a task's stack). */
 static void perfctr_chain_kernel(struct perfctr_chain *c, struct pt_regs *regs)
 {
 	unsigned long fp = regs->regs[29];
+	unsigned long first = ALIGN_DOWN(fp, THREAD_SIZE);
 	u64 rec[2];
 
 	if (!perfctr_chain_put(c, instruction_pointer(regs)))
 		return;
-	while (fp && !(fp & 7)) {
+	while (fp && !(fp & 7) && perfctr_chain_on_stack(fp, first)) {
 		if (copy_from_kernel_nofault(rec, (void *)fp, sizeof(rec)) ||
-		    !rec[1] || rec[0] == fp)
+		    !rec[1] || rec[0] <= fp)
 			return;
 		if (!perfctr_chain_put(c, perfctr_chain_strip(rec[1])))
 			return;
@@ -126,6 +146,57 @@ static void perfctr_chain_kernel(struct perfctr_chain *c, struct pt_regs *regs)
 static void perfctr_chain_kernel(struct perfctr_chain *c, struct pt_regs *regs)
 {
 	perfctr_chain_put(c, instruction_pointer(regs));
+}
+#endif
+
+/*
+ * Does the task have user frames of its own: perf's is_user_task()
+ * (Linux 6.12.y and later)?  Not a kernel thread, nor a user worker
+ * (io_uring's, vhost's: PF_USER_WORKER, PF_IO_WORKER before 6.4), whose
+ * user registers are its parent's when it was made, and whose stack
+ * they point into is the parent's: perf 6.1 walks them, later perf does
+ * not, and neither does this.
+ */
+static bool perfctr_chain_user_task(struct task_struct *t)
+{
+#ifdef PF_USER_WORKER
+	return t->mm && !(t->flags & (PF_KTHREAD | PF_USER_WORKER));
+#else
+	return t->mm && !(t->flags & (PF_KTHREAD | PF_IO_WORKER));
+#endif
+}
+
+/*
+ * Did the sample interrupt a KVM guest: perf_guest_state(), whose static
+ * call is not exported (nor perf_guest_cbs, found at start by name)?
+ * perf records no chain for such a sample, where the registers are the
+ * host's KVM entry code and the VMM's user stack.
+ */
+#ifdef CONFIG_GUEST_PERF_EVENTS
+static struct perf_guest_info_callbacks __rcu **perfctr_guest_cbs;
+
+static bool perfctr_chain_in_guest(void)
+{
+	struct perf_guest_info_callbacks *cbs;
+
+	if (!perfctr_guest_cbs)
+		return false;
+	cbs = rcu_dereference_sched(*perfctr_guest_cbs);
+	return cbs && cbs->state && cbs->state();
+}
+
+static void perfctr_chain_find_guest(void)
+{
+	perfctr_guest_cbs = (void *)kallsyms_lookup_name("perf_guest_cbs");
+}
+#else
+static bool perfctr_chain_in_guest(void)
+{
+	return false;
+}
+
+static void perfctr_chain_find_guest(void)
+{
 }
 #endif
 
@@ -140,15 +211,14 @@ static void perfctr_chain_kernel(struct perfctr_chain *c, struct pt_regs *regs)
 /* perf_callchain_user(): the task's user registers (where a kernel-mode
  * sample interrupted a system call or an interrupt of it: the ones it
  * entered with), the interrupted instruction, then each frame's return
- * address while the frames go up the stack. */
+ * address while the frames go up the stack.  Only for a task with user
+ * frames of its own (perfctr_chain_user_task()). */
 static void perfctr_chain_user(struct perfctr_chain *c, struct pt_regs *regs)
 {
 #ifdef perfctr_user_fp
 	unsigned long fp, sp;
 	u64 rec[2];
 
-	if (!current->mm || current->flags & PF_KTHREAD)
-		return;
 	if (!user_mode(regs))
 		regs = task_pt_regs(current);
 	if (!perfctr_chain_put(c, instruction_pointer(regs)) ||
@@ -206,6 +276,7 @@ perfctr_sample_chain(struct perfctr_sample_now *now)
 {
 	const struct perf_event_attr *a = &now->event->attr;
 	struct perfctr_chain *c;
+	unsigned int parts;
 	bool kernel;
 
 	if (now->chain || !perfctr_chains)
@@ -219,10 +290,14 @@ perfctr_sample_chain(struct perfctr_sample_now *now)
 	    now->data->callchain) {
 		perfctr_chain_copy(c, now->data->callchain, kernel);
 	} else {
-		if (kernel && !user_mode(now->regs))
+		parts = perfctr_chain_parts(perfctr_chain_in_guest(), kernel,
+					    !user_mode(now->regs),
+					    !a->exclude_callchain_user,
+					    perfctr_chain_user_task(current));
+		if (parts & PERFCTR_CHAIN_KERNEL)
 			perfctr_chain_kernel(c, now->regs);
 		c->kern = c->nr;
-		if (!a->exclude_callchain_user)
+		if (parts & PERFCTR_CHAIN_USER)
 			perfctr_chain_user(c, now->regs);
 	}
 	now->chain = c;
@@ -239,6 +314,7 @@ static int perfctr_chains_start(void)
 			break;
 	if (i == PERFCTR_NDECLARED)
 		return 0;
+	perfctr_chain_find_guest();
 	perfctr_chains = __alloc_percpu(sizeof(struct perfctr_chain) *
 					PERFCTR_CHAIN_LEVELS,
 					__alignof__(struct perfctr_chain));

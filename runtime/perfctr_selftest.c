@@ -458,6 +458,28 @@ static int perfctr_selftest_read(const char *id, int total, u64 *v)
 			       PERFCTR_ST_THREAD : PERFCTR_ST_CPU, idx, v);
 }
 
+/* The snapshot CPU cpu last published of summed counter id
+ * (perfctr_sum.c), its state (PERFCTR_SNAP_*) in *state.  -EINVAL where
+ * there is none to read. */
+static int perfctr_selftest_snap(const char *id, int cpu, u64 *v, int *state)
+{
+#ifdef PERFCTR_HAVE_TICK
+	const struct perfctr_request_desc *r = perfctr_st_request(id);
+	struct perfctr_snap_copy c;
+
+	if (!r || !perfctr_sums || cpu < 0 || cpu >= nr_cpu_ids ||
+	    !perfctr_sum_on(r - perfctr_requests) ||
+	    !perfctr_snap_read(&per_cpu_ptr(perfctr_sums, cpu)
+				->snap[r - perfctr_requests], &c) || c.rc)
+		return -EINVAL;
+	*v = c.val;
+	*state = c.state;
+	return 0;
+#else
+	return -EINVAL;
+#endif
+}
+
 /* This CPU's count of counter id (a CPU's pair: .cpu, .thread, .cgroup)
  * by the kernel's pmu->read(), never the direct read: the middle of a
  * test's sandwich.  -EIO where it does not count here now,

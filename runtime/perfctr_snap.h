@@ -19,8 +19,8 @@ enum {
 	PERFCTR_SNAP_NONE,	/* never written: nothing counted there */
 	PERFCTR_SNAP_LIVE,	/* the count (or error) when taken */
 	PERFCTR_SNAP_FINAL,	/* a dead CPU's final count */
-	PERFCTR_SNAP_IDLE,	/* an idle CPU's count: it moves only in the
-				 * interrupts the CPU takes while idle */
+	PERFCTR_SNAP_IDLE,	/* a halted idle CPU's count, taken as it
+				 * halted: it moves only when the CPU wakes */
 };
 
 struct perfctr_snap_copy {

@@ -17,11 +17,16 @@
  * Idle CPUs take no wakeups from the module: a CPU that switches to its
  * idle task publishes its counts and stops its timer (parks); the switch
  * back to a task publishes again and restarts it (a sched_switch probe).
- * A parked CPU's snapshot is marked idle and does not age: a halted CPU
- * counts nothing, and what its interrupts count while it is idle is
- * published when it next runs a task, or reads a sum itself.  A timer
- * that fires in the idle task parks too (a CPU the start or a hotplug
- * found idle).  Not for events that count while the CPU is idle (the
+ * perf counts the switch into idle after the tracepoint, and the idle
+ * task does work of its own, so a parked CPU publishes again each time
+ * it enters an idle state and leaves one (the cpu_idle tracepoint, on
+ * the CPU).  A snapshot taken as the CPU halts is marked idle and does
+ * not age: a halted CPU counts nothing.  Taken as it leaves the idle
+ * state (its interrupts follow), or enters state 0 (a polling state on
+ * x86, and idle=poll: it runs instructions), it ages as a live one.  A
+ * timer that fires in the idle task parks too (a CPU the start or a
+ * hotplug found idle).  A CPU that every summed counter's .cpus("LIST")
+ * leaves out (an isolated one) never runs the timer for sums.  Not for events that count while the CPU is idle (the
  * software clocks, PMUs other than the core's) and not on a CPU that
  * holds a .socket event: those CPUs' timers run on.  A module with
  * .socket counters and no sums runs timers only on the CPUs that hold
@@ -72,7 +77,9 @@ struct perfctr_sum_cpu {
 	struct hrtimer timer;
 	int cpu;
 	int busy;		/* a writer runs on this CPU now */
-	int parked;		/* idle: its timer stopped, snapshots idle */
+	int parked;		/* idle: its timer stopped */
+	int halted;		/* parked, in an idle state that halts */
+	int sums;		/* a summed counter counts here (.cpus) */
 	int down;		/* going offline: no timer until it is back */
 	struct perfctr_snap snap[PERFCTR_NDECLARED];
 } ____cacheline_aligned;	/* written by its timer, read remotely */
@@ -83,6 +90,7 @@ static int perfctr_sum_running;		/* the timers are started */
 static bool perfctr_sum_any;		/* a counter is summed (not .socket) */
 static bool perfctr_sum_quiet;		/* and an idle CPU's need no timer */
 static struct tracepoint *perfctr_sum_tp;	/* sched_switch, hooked */
+static struct tracepoint *perfctr_sum_idle_tp;	/* cpu_idle, hooked */
 
 /* The summed counters: the translator's list (PERFCTR_SUMMED, indices
  * set to 1), those that exist in this module. */
@@ -109,7 +117,9 @@ static void perfctr_sum_take(struct perfctr_sum_cpu *sc, unsigned int idx,
 	if (v->rc == PERFCTR_RE_NOT_HERE)	/* outside its .cpus: none here */
 		v->rc = 0;
 	v->ns = ktime_get_mono_fast_ns();
-	v->state = sc->parked ? PERFCTR_SNAP_IDLE : PERFCTR_SNAP_LIVE;
+	/* a CPU no summed counter counts on has nothing to age */
+	v->state = (sc->parked && sc->halted) || !sc->sums ?
+		   PERFCTR_SNAP_IDLE : PERFCTR_SNAP_LIVE;
 	perfctr_snap_write(&sc->snap[idx], v);
 }
 
@@ -176,7 +186,7 @@ static bool perfctr_sum_needed(struct perfctr_sum_cpu *sc, bool idle)
 {
 	if (sc->down)
 		return false;
-	if (perfctr_sum_any && (!idle || !perfctr_sum_quiet))
+	if (sc->sums && (!idle || !perfctr_sum_quiet))
 		return true;
 	return perfctr_socket_held_here();
 }
@@ -193,6 +203,7 @@ static enum hrtimer_restart perfctr_sum_tick(struct hrtimer *t)
 	if (sc->cpu != smp_processor_id())
 		return HRTIMER_NORESTART;
 	sc->parked = !perfctr_sum_needed(sc, is_idle_task(current));
+	sc->halted = 0;
 	perfctr_sum_take_all(sc);
 	if (sc->parked)
 		return HRTIMER_NORESTART;
@@ -205,10 +216,23 @@ static enum hrtimer_restart perfctr_sum_tick(struct hrtimer *t)
 static void perfctr_sum_wake(struct perfctr_sum_cpu *sc, bool idle)
 {
 	sc->parked = !perfctr_sum_needed(sc, idle);
+	sc->halted = 0;
 	perfctr_sum_take_all(sc);
 	if (!sc->parked)
 		hrtimer_start(&sc->timer, ms_to_ktime(PERFCTR_SUM_MS),
 			      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+/* Does a summed counter count on cpu: one its .cpus("LIST") keeps?  A
+ * CPU with none (an isolated one, say) needs no timer for sums. */
+static bool perfctr_sum_counts_on(int cpu)
+{
+	unsigned int i;
+
+	for (i = 0; i < PERFCTR_NDECLARED; i++)
+		if (perfctr_sum_on(i) && !perfctr_left_out(i, cpu))
+			return true;
+	return false;
 }
 
 /* smp_call_function_single() target: the CPU starts (or comes back). */
@@ -217,6 +241,7 @@ static void perfctr_sum_up_here(void *unused)
 	struct perfctr_sum_cpu *sc = this_cpu_ptr(perfctr_sums);
 
 	sc->down = 0;
+	sc->sums = perfctr_sum_counts_on(smp_processor_id());
 	perfctr_sum_wake(sc, is_idle_task(current));
 }
 
@@ -249,12 +274,36 @@ static void perfctr_sum_on_switch(void *data, bool preempt,
 	sc = this_cpu_ptr(perfctr_sums);
 	if (is_idle_task(next) && !sc->parked && !perfctr_sum_needed(sc, true)) {
 		sc->parked = 1;
+		sc->halted = 0;	/* perf counts this switch after us */
 		perfctr_sum_take_all(sc);
 		hrtimer_try_to_cancel(&sc->timer);	/* never running here */
 	} else if (is_idle_task(prev) && sc->parked &&
 		   perfctr_sum_needed(sc, false)) {
 		perfctr_sum_wake(sc, false);	/* current is still prev */
 	}
+}
+
+#define PERFCTR_IDLE_EXIT ((unsigned int)-1)	/* trace/events/power.h's
+						 * PWR_EVENT_EXIT */
+
+/*
+ * cpu_idle, on this CPU, IRQs off, as it enters idle state state (the
+ * cpuidle driver's index; 1 for the default halt) or leaves one
+ * (PERFCTR_IDLE_EXIT): a parked CPU publishes what it counted since it
+ * parked, marked idle where it is about to halt.
+ */
+static void perfctr_sum_on_idle(void *data, unsigned int state,
+				unsigned int cpu)
+{
+	struct perfctr_sum_cpu *sc;
+
+	if (!READ_ONCE(perfctr_sum_running))
+		return;
+	sc = this_cpu_ptr(perfctr_sums);
+	if (!sc->parked || !sc->sums)
+		return;
+	sc->halted = state != PERFCTR_IDLE_EXIT && state != 0;
+	perfctr_sum_take_all(sc);
 }
 
 static void perfctr_sum_last_here(void *unused)
@@ -340,8 +389,13 @@ static int perfctr_sum_alloc(void)
 	/* only sums park and restart at switches; without the tracepoint
 	 * their timers never park */
 	if (perfctr_sum_any && perfctr_sum_quiet &&
-	    perfctr_switch_hook(&perfctr_sum_tp, perfctr_sum_on_switch, NULL))
+	    (perfctr_switch_hook(&perfctr_sum_tp, perfctr_sum_on_switch, NULL) ||
+	     perfctr_tp_hook("cpu_idle", &perfctr_sum_idle_tp,
+			     perfctr_sum_on_idle, TRACEPOINT_DEFAULT_PRIO,
+			     NULL))) {
+		perfctr_tp_unhook(&perfctr_sum_tp, perfctr_sum_on_switch);
 		perfctr_sum_quiet = false;
+	}
 	for_each_possible_cpu(cpu) {
 		sc = per_cpu_ptr(perfctr_sums, cpu);
 		sc->cpu = cpu;
@@ -394,6 +448,7 @@ static void perfctr_sum_stop(void)
 	perfctr_sum_hp_state = 0;
 	WRITE_ONCE(perfctr_sum_running, 0);
 	perfctr_tp_unhook(&perfctr_sum_tp, perfctr_sum_on_switch);
+	perfctr_tp_unhook(&perfctr_sum_idle_tp, perfctr_sum_on_idle);
 	if (!perfctr_sums)
 		return;
 	for_each_possible_cpu(cpu)

@@ -51,6 +51,9 @@ int guest_sw_event(unsigned long long config);
  * a cache (what a kprobe on __ARCH_sys_getppid costs, N hits). */
 void guest_getppid_calls(long n);
 
+/* CLOCK_MONOTONIC in ns (the vDSO: no system call). */
+long long guest_now_ns(void);
+
 /* Time RUN(N) three times, printing after each "bench_loop: MODE N: R ns
  * per iteration" (R with two decimals): the line bench/lib.sh's
  * bench_least reads.  Under QEMU -icount shift=0 a guest ns is one

@@ -8,20 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "common.h"
 
 #define MAX_RUNS 1000
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 static int by_value(const void *a, const void *b)
 {
@@ -32,7 +23,7 @@ static int by_value(const void *a, const void *b)
 
 static long long run_once(char **cmd)
 {
-	long long t0 = now_ns();
+	long long t0 = guest_now_ns();
 	int status;
 	pid_t pid = fork();
 
@@ -49,7 +40,7 @@ static long long run_once(char **cmd)
 			status);
 		exit(1);
 	}
-	return now_ns() - t0;
+	return guest_now_ns() - t0;
 }
 
 int main(int argc, char **argv)

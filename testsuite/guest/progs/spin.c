@@ -8,17 +8,8 @@
  */
 #define _GNU_SOURCE
 #include <stdio.h>
-#include <time.h>
 
 #include "common.h"
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 int main(int argc, char **argv)
 {
@@ -29,8 +20,8 @@ int main(int argc, char **argv)
 	(void)argc;
 	guest_pin_cpu(0);
 	guest_marker(MARK_START);
-	end = now_ns() + ms * 1000000LL;
-	while (now_ns() < end)
+	end = guest_now_ns() + ms * 1000000LL;
+	while (guest_now_ns() < end)
 		loops++;
 	guest_marker(MARK_END);
 
