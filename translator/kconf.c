@@ -9,8 +9,9 @@
  * file; a probe that failed otherwise (make stopped, a file vanished) is
  * an error, never an answer to keep; it is tried once more first (the
  * first failure's words kept in kconf-KEY.retry, for whoever asks why a
- * build took longer).  One front-end probes a tree at a time (a lock
- * beside the kept answers).
+ * build took longer).  What the module may link is read from the tree's
+ * Module.symvers instead (exports[]).  One front-end probes a tree at a
+ * time (a lock beside the kept answers).
  */
 #define _XOPEN_SOURCE 700
 
@@ -91,6 +92,27 @@ static const struct kconf_probe probes[] = {
 
 #define NPROBES (sizeof(probes) / sizeof(probes[0]))
 
+/*
+ * What the module may link: a symbol the build tree's Module.symvers
+ * exports to every module (no namespace), as modpost and the module
+ * loader will judge the module's use of it.  No C probe can tell: a
+ * symbol exported to named modules alone is declared in the headers all
+ * the same.
+ */
+struct kconf_export {
+	const char *macro;	/* defined when any module may link symbol */
+	const char *symbol;
+};
+
+static const struct kconf_export exports[] = {
+	/* the width of x86's counters (the direct read, runtime/
+	 * perfctr_direct.h): exported to every GPL module on 6.1 and 6.12,
+	 * to KVM's modules alone on 7.2 (EXPORT_SYMBOL_FOR_KVM) */
+	{ "PERFCTR_HAVE_X86_PMU_CAP", "perf_get_x86_pmu_capability" },
+};
+
+#define NEXPORTS (sizeof(exports) / sizeof(exports[0]))
+
 int kconf__kernel_dir(const struct cmdline *cl, char *dir, size_t size)
 {
 	struct utsname u;
@@ -117,7 +139,7 @@ static uint64_t cache_key(const struct cmdline *cl, const char *kdir,
 {
 	static const char *const files[] = {
 		"Makefile", ".config", "include/generated/autoconf.h",
-		"include/generated/utsrelease.h",
+		"include/generated/utsrelease.h", "Module.symvers",
 	};
 	uint64_t h = perfctr_hash__init();
 	char path[4096];
@@ -141,6 +163,9 @@ static uint64_t cache_key(const struct cmdline *cl, const char *kdir,
 	for (i = 0; i < NPROBES; i++)
 		h = perfctr_hash__add(h, probes[i].code,
 				      strlen(probes[i].code) + 1);
+	for (i = 0; i < NEXPORTS; i++)
+		h = perfctr_hash__add(h, exports[i].symbol,
+				      strlen(exports[i].symbol) + 1);
 	return h;
 }
 
@@ -341,6 +366,48 @@ static int compile(const struct cmdline *cl, const char *kdir,
 	return err;
 }
 
+/*
+ * Adds the define of each export that kdir's Module.symvers gives every
+ * module.  Its lines: CRC, symbol, module, EXPORT_SYMBOL[_GPL], and the
+ * namespace, empty for all ("module:kvm,kvm-amd,kvm-intel" names the
+ * only modules that may link it).  A tree without one exports nothing
+ * we can count on.
+ */
+static void find_exports(const char *kdir, struct strbuf *defines)
+{
+	char path[4096 + 16], *line = NULL, *f[5], *p, *tab;
+	unsigned int i, n, found = 0;
+	size_t cap = 0;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/Module.symvers", kdir);
+	fp = fopen(path, "r");
+	if (!fp)
+		return;
+	while (getline(&line, &cap, fp) > 0) {
+		line[strcspn(line, "\n")] = '\0';
+		for (n = 0, p = line; n < 5; p = tab + 1) {
+			f[n++] = p;
+			tab = strchr(p, '\t');
+			if (!tab)
+				break;
+			*tab = '\0';
+		}
+		if (n < 4 || strncmp(f[3], "EXPORT_SYMBOL", 13) ||
+		    (n == 5 && f[4][0]))
+			continue;
+		for (i = 0; i < NEXPORTS; i++)
+			if (!(found & (1u << i)) &&
+			    !strcmp(f[1], exports[i].symbol)) {
+				strbuf__printf(defines, "#define %s 1\n",
+					       exports[i].macro);
+				found |= 1u << i;
+			}
+	}
+	free(line);
+	fclose(fp);
+}
+
 int kconf__probe(const struct cmdline *cl, const char *kdir,
 		 struct strbuf *defines, char *why, size_t why_size)
 {
@@ -370,6 +437,8 @@ int kconf__probe(const struct cmdline *cl, const char *kdir,
 		}
 		if (err == -EAGAIN)
 			err = -EIO;
+		if (!err)
+			find_exports(kdir, &found);
 		/* a cache that cannot be written costs a compile next time */
 		if (!err)
 			outdir__keep(name, found.buf ? found.buf : "",

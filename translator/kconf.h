@@ -20,9 +20,10 @@ int kconf__kernel_dir(const struct cmdline *cl, char *dir, size_t size);
  * Adds "#define PERFCTR_HAVE_X 1" lines to defines for each feature the
  * kernel in kdir has, compiling the probes with make (STAP_PERFCTR_MAKE,
  * a command line split at spaces, else "make") and the -a and -B options
- * stap would pass it.  The answer is kept (outdir__keep), keyed by the
- * build tree, how make runs and the probes, so that only a new kernel
- * pays the compile (a few seconds).
+ * stap would pass it, and for each symbol its Module.symvers exports to
+ * every module.  The answer is kept (outdir__keep), keyed by the build
+ * tree, how make runs and the probes, so that only a new kernel pays the
+ * compile (a few seconds).
  * Returns 0, or -errno when no probe could run (kbuild failed outright:
  * why says how, with the end of its output).
  */
