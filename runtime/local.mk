@@ -7,6 +7,7 @@ runtimedir = $(pkgdatadir)/runtime
 dist_runtime_DATA = runtime/perfctr.h runtime/perfctr_iface.h runtime/perfctr.c \
 	runtime/perfctr_assign.c \
 	runtime/perfctr_flags.h runtime/perfctr_attr.h runtime/perfctr_topdown.h runtime/perfctr_direct.h \
+	runtime/perfctr_width.h \
 	runtime/perfctr_payload.h runtime/perfctr_priv_rule.h \
 	runtime/perfctr_cpus.c runtime/perfctr_group.c runtime/perfctr_thread.c \
 	runtime/perfctr_cgroup.c runtime/perfctr_thrpool.c \
@@ -21,11 +22,12 @@ check_PROGRAMS += testsuite/unit/runtime/test-assign \
 	testsuite/unit/runtime/test-assign-roundtrip \
 	testsuite/unit/runtime/test-topdown testsuite/unit/runtime/test-payload \
 	testsuite/unit/runtime/test-readerr testsuite/unit/runtime/test-json \
-	testsuite/unit/runtime/test-chain
+	testsuite/unit/runtime/test-chain testsuite/unit/runtime/test-x86width
 TESTS += testsuite/unit/runtime/test-assign testsuite/unit/runtime/test-topdown \
 	testsuite/unit/runtime/test-assign-roundtrip \
 	testsuite/unit/runtime/test-payload testsuite/unit/runtime/test-readerr \
-	testsuite/unit/runtime/test-json testsuite/unit/runtime/test-chain
+	testsuite/unit/runtime/test-json testsuite/unit/runtime/test-chain \
+	testsuite/unit/runtime/test-x86width
 testsuite_unit_runtime_test_assign_SOURCES = \
 	testsuite/unit/runtime/test-assign.c testsuite/unit/runtime/kcompat.h
 testsuite_unit_runtime_test_assign_CPPFLAGS = $(AM_CPPFLAGS) \
@@ -61,6 +63,10 @@ testsuite_unit_runtime_test_json_CPPFLAGS = $(AM_CPPFLAGS) \
 testsuite_unit_runtime_test_chain_SOURCES = \
 	testsuite/unit/runtime/test-chain.c
 testsuite_unit_runtime_test_chain_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/runtime -I$(top_srcdir)/testsuite/lib
+testsuite_unit_runtime_test_x86width_SOURCES = \
+	testsuite/unit/runtime/test-x86width.c
+testsuite_unit_runtime_test_x86width_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/runtime -I$(top_srcdir)/testsuite/lib
 
 # The static module checks (testsuite/lib/check-read-path, check-percpu,

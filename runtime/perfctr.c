@@ -359,6 +359,7 @@ static int perfctr_start_checked(void)
 	rc = perfctr_priv_check();	/* stapsys, stapusr: perf's rules */
 	if (rc)
 		return rc;
+	perfctr_direct_start();	/* the counters' width, before any pair */
 	perfctr_cpus = alloc_percpu(struct perfctr_cpu);
 	if (!perfctr_cpus) {
 		perfctr_priv_release();

@@ -40,9 +40,14 @@
  * and each module checks the answer at start (perfctr_direct_checked()).
  *
  * x86_64 (-D PERFCTR_DIRECT_X86 only, until shown on real hardware):
- * rdpmc of the event's event_base_rdpmc, 48 bits wide, for a general or
- * fixed counter but the topdown slots counter, of a counting event without
- * PEBS, on a core PMU ("cpu", "cpu_core", "cpu_atom").
+ * rdpmc of the event's event_base_rdpmc, for a general or fixed counter
+ * but the topdown slots counter, of a counting event without PEBS, on the
+ * core PMU ("cpu") of a CPU that is not hybrid, outside Xen PV.  The
+ * width is the kernel's, asked once at the start (perfctr_direct_start():
+ * perf_get_x86_pmu_capability()) and kept where the read loads it; where
+ * the kernel reports none, or exports the question to KVM's modules alone
+ * (7.2; the kernel probe PERFCTR_HAVE_X86_PMU_CAP, translator/kconf.c,
+ * reads Module.symvers), no direct read.  perfctr_width.h has the rules.
  *
  * pmu_disable_count lives per CPU in struct pmu (6.1, 6.12), in the CPU's
  * struct perf_cpu_pmu_context later (7.2: through a per-CPU pointer); the
@@ -51,6 +56,8 @@
  */
 #ifndef PERFCTR_DIRECT_H
 #define PERFCTR_DIRECT_H
+
+#include "perfctr_width.h"	/* the delta at the counter's width */
 
 #if defined(PERFCTR_HAVE_PMU_DISABLE_COUNT)
 #define PERFCTR_PMU_DISABLE_COUNT(pmu) (*this_cpu_ptr((pmu)->pmu_disable_count))
@@ -171,6 +178,10 @@ static __always_inline bool perfctr_pmu_moving(const struct perf_event *ev)
 #ifdef PERFCTR_DIRECT
 #define PERFCTR_DIRECT_MASK	0xffffffffULL	/* arm_pmu_event_max_period() */
 
+static inline void perfctr_direct_start(void)
+{
+}
+
 /* The width flags an event of config1's "long" (or another PMU) has. */
 #ifdef ARMPMU_EVT_63BIT
 #define PERFCTR_ARM_WIDE (ARMPMU_EVT_64BIT | ARMPMU_EVT_47BIT | ARMPMU_EVT_63BIT)
@@ -220,18 +231,41 @@ static_assert(sizeof_field(struct arm_pmu, PERFCTR_ARM_MAPPING_MEMBER));
 #endif	/* PERFCTR_DIRECT */
 
 #elif defined(CONFIG_X86_64) && defined(PERFCTR_DIRECT_X86) && \
+      defined(PERFCTR_HAVE_X86_PMU_CAP) && \
       defined(PERFCTR_PMU_DISABLE_COUNT) && !defined(PERFCTR_NO_DIRECT)
+#include <asm/cpufeature.h>
 #include <asm/perf_event.h>
+#include <xen/xen.h>
 
 #define PERFCTR_DIRECT 1
-#define PERFCTR_DIRECT_MASK	((1ULL << 48) - 1)
+#define PERFCTR_DIRECT_MASK	READ_ONCE(perfctr_x86_mask)
 
+/* The counters' width as a mask (perfctr_width.h), 0: no direct read.
+ * Set once at the start, before any pair is. */
+static u64 perfctr_x86_mask __read_mostly;
+
+/* Sleepable; at the module's start, before any counter is made. */
+static void perfctr_direct_start(void)
+{
+	struct x86_pmu_capability cap = { 0 };
+	bool hybrid = cpu_feature_enabled(X86_FEATURE_HYBRID_CPU);
+
+	/* it warns (WARN_ON_ONCE) on a hybrid CPU, and reports nothing */
+	if (!hybrid)
+		perf_get_x86_pmu_capability(&cap);
+	WRITE_ONCE(perfctr_x86_mask,
+		   perfctr_x86_direct_mask(cap.bit_width_gp,
+					   cap.bit_width_fixed, hybrid,
+					   xen_pv_domain()));
+}
+
+/* The core PMU of a CPU that is not hybrid: "cpu" (a hybrid CPU's
+ * cpu_core and cpu_atom have no width the kernel reports). */
 static bool perfctr_direct_able(const struct perf_event *ev)
 {
 	const char *name = ev->pmu->name;
 
-	return name && (!strcmp(name, "cpu") || !strcmp(name, "cpu_core") ||
-			!strcmp(name, "cpu_atom")) &&
+	return READ_ONCE(perfctr_x86_mask) && name && !strcmp(name, "cpu") &&
 	       ev->pmu->task_ctx_nr == perf_hw_context &&
 	       !ev->attr.precise_ip && !ev->attr.sample_period;	/* counting */
 }
@@ -298,7 +332,7 @@ static __always_inline bool perfctr_direct_read(struct perf_event *ev,
 		return false;
 	}
 	PERFCTR_DIRECT_NOTE(HIT);
-	*val = count + ((raw - prev) & PERFCTR_DIRECT_MASK);
+	*val = count + perfctr_width_delta(raw, prev, PERFCTR_DIRECT_MASK);
 	return true;
 }
 
@@ -368,6 +402,10 @@ static bool perfctr_direct_checked_on(struct perf_event *ev, int cpu)
 	return READ_ONCE(perfctr_direct_verdict) == PERFCTR_DIRECT_GOOD;
 }
 #else
+static inline void perfctr_direct_start(void)
+{
+}
+
 static inline bool perfctr_direct_able(const struct perf_event *ev)
 {
 	return false;
