@@ -372,6 +372,17 @@ static void perfctr_selftest_direct_report(char *buf, size_t len)
 #endif
 }
 
+/* The width, in bits, the direct read takes a count's delta at: 0 where
+ * there is none (not built, or the kernel reported no width). */
+static int perfctr_selftest_direct_width(void)
+{
+#ifdef PERFCTR_DIRECT
+	return fls64(PERFCTR_DIRECT_MASK);
+#else
+	return 0;
+#endif
+}
+
 /* The hotplug work, before it makes what a CPU that came online lacks:
  * a test makes that time long (perfctr_selftest_widen_ms). */
 static unsigned int perfctr_st_widen_ms;

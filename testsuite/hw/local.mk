@@ -13,7 +13,8 @@ testsuite_hw_perfctr_hwcheck_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/testsuite
 testsuite_hw_perfctr_hwcheck_LDFLAGS = -static
 testsuite_hw_perfctr_hwcheck_LDADD = helper/libperfctr.a $(PFM_LIBS) $(JANSSON_LIBS)
 
-EXTRA_DIST += testsuite/hw/README.md scripts/hw-check testsuite/hw/direct.stp
+EXTRA_DIST += testsuite/hw/README.md scripts/hw-check testsuite/hw/direct.stp \
+	testsuite/hw/direct_width.stp
 
 # Unit tests: the judge's arithmetic; scripts/hw-check on this machine.
 hw_tests = testsuite/unit/hw/test-judge
