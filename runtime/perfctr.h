@@ -294,6 +294,9 @@ struct perfctr_cpu {
 	unsigned int gen;	/* times this CPU came online */
 	int want;		/* counters the hotplug work must create */
 	int leaving;		/* going offline: counts final, not errors */
+	/* the event the module's own pmu->read updates here now, NULL
+	 * (perfctr_event_read_alone()) */
+	struct perf_event *updating;
 #ifdef PERFCTR_NTHREAD
 	struct perfctr_thread *thr;	/* of the thread last switched in
 					 * here (perfctr_thread.c), NULL */
@@ -318,8 +321,8 @@ struct perfctr_cpu {
 	u64 hits;		/* probes started on this CPU */
 	struct perf_event *gev[PERFCTR_NGSLOTS];
 	struct file *gfile[PERFCTR_NGSLOTS];	/* the module's references */
-	bool gdirect[PERFCTR_NGSLOTS];	/* may be read from the PMU
-					 * (perfctr_direct.h) */
+	unsigned char gdirect[PERFCTR_NGSLOTS];	/* 1: may be read from the
+						 * PMU (perfctr_direct.h) */
 	u64 gval[PERFCTR_NGSLOTS];		/* the snapshots' counts */
 	struct perfctr_gsnap gsnap[PERFCTR_NGROUPS];
 	int glost;
@@ -380,6 +383,8 @@ enum {
 	PERFCTR_RACE_SAMPLE_SLOT,	/* a sample's slot set, its body not begun */
 	PERFCTR_RACE_DIRECT,		/* a direct read's loads done, the
 					 * register not read (perfctr_direct.h) */
+	PERFCTR_RACE_UPDATE,		/* the kernel's update of a count:
+					 * prev_count moved, count not yet */
 	PERFCTR_RACE_POINTS
 };
 #ifdef PERFCTR_SELFTEST
@@ -437,6 +442,15 @@ static __always_inline bool perfctr_counting_here(const struct perf_event *ev)
 	       READ_ONCE(ev->oncpu) == smp_processor_id();
 }
 
+/* The test builds do the kernel's update themselves, with a reader
+ * inside it (perfctr_race_update()). */
+#ifdef PERFCTR_SELFTEST
+static void perfctr_race_update(struct perf_event *ev);
+#define PERFCTR_PMU_READ(ev) perfctr_race_update(ev)
+#else
+#define PERFCTR_PMU_READ(ev) (ev)->pmu->read(ev)
+#endif
+
 #include "perfctr_direct.h"	/* the read straight from the PMU */
 
 /*
@@ -463,7 +477,7 @@ static __always_inline int perfctr_event_read(struct perf_event *ev,
 		if (unlikely(perfctr_pmu_moving(ev)))
 			rc = PERFCTR_RE_REPROGRAM;
 		else
-			ev->pmu->read(ev);
+			PERFCTR_PMU_READ(ev);
 	}
 	*val = local64_read(&ev->count);
 	return rc;
@@ -480,6 +494,58 @@ static __always_inline u64 perfctr_event_count(struct perf_event *ev)
 }
 
 /*
+ * ev's count, as perfctr_event_read(), where ev is one a reader may take
+ * straight from the PMU: a CPU's pair (*flag its cur[], bit
+ * PERFCTR_CUR_DIRECT) or a group member (*flag its gdirect, bit 1).  The
+ * kernel's update (pmu->read: armpmu_event_update(),
+ * x86_perf_event_update()) moves prev_count to the register's value with
+ * a cmpxchg, then adds the difference to count.  Between the two the
+ * pair is torn, and a reader that interrupts the update there (an NMI, a
+ * pseudo-NMI, a probe on the driver's read) would compute a count short
+ * by the update's delta: below what a direct read returned before, as
+ * direct reads never move prev_count.  So the update runs with ev's
+ * direct read off and ev marked on this CPU (pc->updating): such a
+ * reader falls back to here and is refused (PERFCTR_RE_UPDATING).  perf's
+ * own updates of our events are inside its disabled sections or the PMU
+ * interrupt (perfctr_pmu_moving()).  Out of line: the direct read's
+ * fallback, not its way.  IRQs off; pc is this CPU's.
+ */
+static noinline int perfctr_event_read_alone(struct perfctr_cpu *pc,
+					     unsigned char *flag,
+					     unsigned char bit,
+					     struct perf_event *ev, u64 *val)
+{
+	struct perf_event *outer = READ_ONCE(pc->updating);
+	unsigned char f = READ_ONCE(*flag);
+	int rc;
+
+	if (!perfctr_counting_here(ev))	/* no update: nothing to guard */
+		return perfctr_event_read(ev, val);
+	if (unlikely(outer == ev)) {
+		*val = local64_read(&ev->count);
+		return PERFCTR_RE_UPDATING;
+	}
+	WRITE_ONCE(*flag, f & ~bit);
+	WRITE_ONCE(pc->updating, ev);	/* an NMI nests in an outer one */
+	barrier();	/* an interrupt from here on sees both */
+	rc = perfctr_event_read(ev, val);
+	barrier();
+	WRITE_ONCE(pc->updating, outer);
+	WRITE_ONCE(*flag, f);
+	return rc;
+}
+
+/* The same for this CPU's pair idx, whose event ev is. */
+static __always_inline int perfctr_pair_event_read(struct perfctr_cpu *pc,
+						   unsigned int idx,
+						   struct perf_event *ev,
+						   u64 *val)
+{
+	return perfctr_event_read_alone(pc, &pc->cur[idx], PERFCTR_CUR_DIRECT,
+					ev, val);
+}
+
+/*
  * Reads this CPU's count of request idx, as perfctr_read_local(), for a
  * caller that has IRQs off already (.thread reads and switches) and
  * perfctr_cpus set; pc is this CPU's (this_cpu_ptr(perfctr_cpus)), which
@@ -489,7 +555,7 @@ static __always_inline u64 perfctr_event_count(struct perf_event *ev)
  * context (perfctr.c). */
 static bool perfctr_left_out(unsigned int idx, int cpu);
 
-static __always_inline int perfctr_read_on(const struct perfctr_cpu *pc,
+static __always_inline int perfctr_read_on(struct perfctr_cpu *pc,
 					   unsigned int idx, u64 *val)
 {
 	bool direct;
@@ -502,7 +568,7 @@ static __always_inline int perfctr_read_on(const struct perfctr_cpu *pc,
 		int rc = 0;
 
 		if (!(direct && perfctr_direct_read(ev, &v)))
-			rc = perfctr_event_read(ev, &v);
+			rc = perfctr_pair_event_read(pc, idx, ev, &v);
 		*val = p->base + v;
 		return rc;
 	}
@@ -614,15 +680,17 @@ static __always_inline int perfctr_read_times(unsigned int idx, u64 *val,
 					      u64 *enabled, u64 *running)
 {
 	struct perf_event *ev = NULL;
+	struct perfctr_cpu *pc;
 	unsigned long flags;
 	int rc = -ENODEV;
 
 	if (unlikely(!perfctr_cpus))
 		return rc;
 	local_irq_save(flags);
-	ev = READ_ONCE(perfctr_pair_now(this_cpu_ptr(perfctr_cpus), idx)->ev);
+	pc = this_cpu_ptr(perfctr_cpus);
+	ev = READ_ONCE(perfctr_pair_now(pc, idx)->ev);
 	if (ev) {
-		rc = perfctr_event_read(ev, val);
+		rc = perfctr_pair_event_read(pc, idx, ev, val);
 		perfctr_event_times(ev, enabled, running);
 	}
 	local_irq_restore(flags);
@@ -650,9 +718,12 @@ static inline u64 perfctr_scale(u64 count, u64 enabled, u64 running)
 
 /* A multiplexed event's estimate: its count scaled by the share of
  * time it was on the PMU; -EAGAIN when it has not run yet,
- * PERFCTR_RE_REPROGRAM (perfctr_event_read()).  direct: its
- * pair lets it be read from the PMU (perfctr_direct.h).  IRQs off. */
-static __always_inline int perfctr_event_scaled(struct perf_event *ev,
+ * PERFCTR_RE_REPROGRAM, PERFCTR_RE_UPDATING (perfctr_event_read_alone()).
+ * ev is pc's pair idx's; direct: the pair lets it be read from the PMU
+ * (perfctr_direct.h).  IRQs off. */
+static __always_inline int perfctr_event_scaled(struct perfctr_cpu *pc,
+						unsigned int idx,
+						struct perf_event *ev,
 						bool direct, u64 *val)
 {
 	u64 count, enabled, running;
@@ -660,7 +731,7 @@ static __always_inline int perfctr_event_scaled(struct perf_event *ev,
 
 	if (!(direct && perfctr_counting_here(ev) &&
 	      perfctr_direct_read(ev, &count)) &&
-	    (rc = perfctr_event_read(ev, &count)))
+	    (rc = perfctr_pair_event_read(pc, idx, ev, &count)))
 		return rc;
 
 	perfctr_event_times(ev, &enabled, &running);
@@ -677,7 +748,7 @@ static __always_inline int perfctr_event_scaled(struct perf_event *ev,
 static __always_inline int perfctr_read_scaled(unsigned int idx, u64 *val)
 {
 	bool direct;
-	const struct perfctr_cpu *pc;
+	struct perfctr_cpu *pc;
 	const struct perfctr_pair *p;
 	struct perf_event *ev;
 	unsigned long flags;
@@ -690,7 +761,7 @@ static __always_inline int perfctr_read_scaled(unsigned int idx, u64 *val)
 	p = perfctr_pair_direct(pc, idx, &direct);
 	ev = READ_ONCE(p->ev);
 	if (ev)
-		rc = perfctr_event_scaled(ev, direct, val);
+		rc = perfctr_event_scaled(pc, idx, ev, direct, val);
 	else if (perfctr_left_out(idx, smp_processor_id()))
 		rc = PERFCTR_RE_NOT_HERE;
 	if (rc && READ_ONCE(pc->leaving)) {

@@ -192,14 +192,18 @@ static struct perf_event *perfctr_event_new(unsigned int idx, int cpu,
 }
 
 /* The final count of a counter perf has taken off its CPU (or of one
- * still counting, in an offline that was rolled back).  IRQs off. */
-static u64 perfctr_event_final(struct perf_event *ev, unsigned int idx)
+ * still counting, in an offline that was rolled back): pc's pair idx's
+ * ev.  IRQs off. */
+static u64 perfctr_event_final(struct perfctr_cpu *pc, struct perf_event *ev,
+			       unsigned int idx)
 {
 	u64 v = 0;
 
-	if (!perfctr_requests[idx].mux)
-		return perfctr_event_count(ev);
-	return perfctr_event_scaled(ev, false, &v) ? 0 : v;
+	if (!perfctr_requests[idx].mux) {
+		perfctr_pair_event_read(pc, idx, ev, &v);
+		return v;
+	}
+	return perfctr_event_scaled(pc, idx, ev, false, &v) ? 0 : v;
 }
 
 /* Fills the pair cur does not name and flips cur.  On pc's CPU, IRQs
@@ -247,8 +251,8 @@ static void perfctr_swap_here(void *arg)
 	/* still counting: an offline rolled back before perf's own ran */
 	if (s->old && perfctr_counting_here(s->old))
 		return;
-	perfctr_pair_set(pc, s->idx, s->ev,
-			 p->base + (s->old ? perfctr_event_final(s->old, s->idx) : 0));
+	perfctr_pair_set(pc, s->idx, s->ev, p->base + (s->old ?
+			 perfctr_event_final(pc, s->old, s->idx) : 0));
 	s->done = 1;
 }
 

@@ -366,7 +366,7 @@ static bool perfctr_direct_checked(struct perf_event *ev)
 	    READ_ONCE(ev->oncpu) != smp_processor_id() ||
 	    perfctr_pmu_moving(ev) || !perfctr_direct_read(ev, &a))
 		return false;
-	ev->pmu->read(ev);
+	ev->pmu->read(ev);	/* no reader takes ev direct yet */
 	b = local64_read(&ev->count);
 	if (!perfctr_direct_read(ev, &c))
 		return false;

@@ -117,10 +117,11 @@ static __always_inline int perfctr_group_take(struct perfctr_cpu *pc,
 		int rc;
 
 		/* a member is bound to this CPU: ACTIVE is on this CPU */
-		if (!(pc->gdirect[g->first + i] &&
+		if (!(READ_ONCE(pc->gdirect[g->first + i]) &&
 		      READ_ONCE(ev->state) == PERF_EVENT_STATE_ACTIVE &&
 		      perfctr_direct_read(ev, v)) &&
-		    (rc = perfctr_event_read(ev, v)))
+		    (rc = perfctr_event_read_alone(pc, &pc->gdirect[g->first + i],
+						   1, ev, v)))
 			return rc;
 	}
 	perfctr_event_times(lead, &s->enabled, &s->running);

@@ -3,8 +3,8 @@
  * perfctr_readerr.h - the read outcomes of the runtime's own: what a read
  * answers, besides 0 and a kernel errno, when a counter has no count to
  * give for a reason of this module (not on this CPU's list, not a .socket
- * counter, its group lost, inside perf's reprogramming of the PMU, not a
- * topdown metric), and the message each puts in the error the read
+ * counter, its group lost, inside perf's reprogramming of the PMU or an
+ * update of its count, not a topdown metric), and the message each puts in the error the read
  * raises.  Pure C, no kernel type: the module
  * (perfctr.c decodes them, the reads return them) and the translator
  * (emit.c names PERFCTR_RE_NOT_SOCKET in generated code) share it.
@@ -40,6 +40,13 @@
 	  "CPU's PMU, where the counter and the kernel's copy of it "	\
 	  "disagree and a read would corrupt the count (a probe on "	\
 	  "perf's or the PMU driver's own code; read it elsewhere)")	\
+	/* a read of a counter whose update by the module's own	\
+	 * pmu->read it interrupted (an NMI, a probe on the driver's	\
+	 * read): perfctr_event_read_alone() */			\
+	X(UPDATING, "was read inside the kernel's update of its own "	\
+	  "count on this CPU, which the read interrupted (an NMI, or a "\
+	  "probe on the PMU driver's read): the count is half written "	\
+	  "there (read it elsewhere)")					\
 	/* perfctr_topdown() of a counter that is not a metric */	\
 	X(NOT_TOPDOWN, "is not one of Intel's topdown metrics: "	\
 	  "perfctr_topdown() decodes a \"topdown-*\" counter in a "	\

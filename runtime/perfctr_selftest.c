@@ -55,6 +55,7 @@ static const char *const perfctr_race_name[PERFCTR_RACE_POINTS] = {
 	[PERFCTR_RACE_SUM_SNAP] = "sum_snap",
 	[PERFCTR_RACE_SAMPLE_SLOT] = "sample_slot",
 	[PERFCTR_RACE_DIRECT] = "direct",
+	[PERFCTR_RACE_UPDATE] = "update",
 };
 
 static int perfctr_st_armed;
@@ -328,6 +329,47 @@ static void perfctr_race(unsigned int p)
 	atomic_inc(&perfctr_st_race_served[p]);
 }
 
+/*
+ * The module's own pmu->read of a counter (perfctr_event_read_alone())
+ * with a reader inside the kernel's update: armed so (2), a counter that
+ * may be read direct is updated here as armpmu_event_update() updates it
+ * (prev_count moved to the register's value by a cmpxchg, then the
+ * difference added to count and taken from period_left), and the readers
+ * run between the two, where an NMI or a probe on the driver's read would
+ * find the pair torn.  Otherwise, and for the readers' own updates there (one level:
+ * perfctr_st_updating), the kernel's own.  IRQs off.
+ */
+static atomic_t perfctr_st_updating;
+
+static void perfctr_race_update(struct perf_event *ev)
+{
+#if defined(PERFCTR_DIRECT) && defined(CONFIG_ARM64)
+	struct hw_perf_event *hw = &ev->hw;
+	u64 prev, raw, delta;
+
+	if (READ_ONCE(perfctr_st_armed) < 2 || !perfctr_direct_able(ev) ||
+	    (READ_ONCE(hw->state) & PERF_HES_STOPPED))
+		goto kernel;
+	if (atomic_inc_return(&perfctr_st_updating) > 1)
+		goto nested;
+	do {
+		prev = local64_read(&hw->prev_count);
+		if (!perfctr_pmu_raw(ev, &raw))
+			goto nested;
+	} while (local64_cmpxchg(&hw->prev_count, prev, raw) != prev);
+	perfctr_race(PERFCTR_RACE_UPDATE);
+	delta = (raw - prev) & PERFCTR_DIRECT_MASK;
+	local64_add(delta, &ev->count);
+	local64_sub(delta, &hw->period_left);
+	atomic_dec(&perfctr_st_updating);
+	return;
+nested:
+	atomic_dec(&perfctr_st_updating);
+kernel:
+#endif
+	ev->pmu->read(ev);
+}
+
 #ifdef PERFCTR_DIRECT
 /*
  * A direct read between its loads and its register read: the PMU
@@ -494,11 +536,13 @@ static int perfctr_selftest_snap(const char *id, int cpu, u64 *v, int *state)
 /* This CPU's count of counter id (a CPU's pair: .cpu, .thread, .cgroup)
  * by the kernel's pmu->read(), never the direct read: the middle of a
  * test's sandwich.  -EIO where it does not count here now,
- * PERFCTR_RE_REPROGRAM (perfctr_event_read()). */
+ * PERFCTR_RE_REPROGRAM, PERFCTR_RE_UPDATING (perfctr_event_read_alone()). */
 static int perfctr_selftest_read_kernel(const char *id, u64 *v)
 {
 	const struct perfctr_request_desc *r = perfctr_st_request(id);
+	unsigned int idx = r - perfctr_requests;
 	const struct perfctr_pair *p;
+	struct perfctr_cpu *pc;
 	struct perf_event *ev;
 	unsigned long flags;
 	int rc = -EIO;
@@ -506,10 +550,11 @@ static int perfctr_selftest_read_kernel(const char *id, u64 *v)
 	if (!r || !perfctr_cpus)
 		return -EINVAL;
 	local_irq_save(flags);
-	p = perfctr_pair_now(this_cpu_ptr(perfctr_cpus), r - perfctr_requests);
+	pc = this_cpu_ptr(perfctr_cpus);
+	p = perfctr_pair_now(pc, idx);
 	ev = READ_ONCE(p->ev);
 	if (ev && perfctr_counting_here(ev)) {
-		rc = perfctr_event_read(ev, v);
+		rc = perfctr_pair_event_read(pc, idx, ev, v);
 		*v += p->base;
 	}
 	local_irq_restore(flags);

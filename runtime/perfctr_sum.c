@@ -356,7 +356,7 @@ static int perfctr_sum_cpu_dead(unsigned int cpu)
 		if (!perfctr_sum_on(i))
 			continue;
 		p = perfctr_pair_now(pc, i);
-		v.val = p->base + (p->ev ? perfctr_event_final(p->ev, i) : 0);
+		v.val = p->base + (p->ev ? perfctr_event_final(pc, p->ev, i) : 0);
 		v.ns = ktime_get_mono_fast_ns();
 		perfctr_snap_write(&sc->snap[i], &v);
 	}

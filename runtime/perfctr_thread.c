@@ -330,7 +330,7 @@ static __always_inline int perfctr_read_thread(unsigned int idx, u64 *val)
 {
 	const unsigned int k = perfctr_requests[idx].tslot;
 	const struct perfctr_thread_half *h;
-	const struct perfctr_cpu *pc;
+	struct perfctr_cpu *pc;
 	struct perfctr_thread *t;
 	unsigned long flags;
 	int rc = 0;

@@ -159,6 +159,33 @@ perfctr_thr_find(const struct task_struct *tsk, struct perfctr_thr_seg **g,
 }
 
 /*
+ * A fresh record of tsk in segment g, slot s: but an NMI that came while
+ * this claim went from a full segment to the next (its reader's claim
+ * for the same current thread) may have won a slot in another segment,
+ * freed meanwhile.  Then that record is tsk's, and the fresh one goes
+ * back unused (all zero, never named but in its map).
+ */
+static noinline struct perfctr_thread *
+perfctr_thr_one(struct task_struct *tsk, struct perfctr_thr_seg *g, int s,
+		struct perfctr_thread *t, int *fresh)
+{
+	unsigned int i, n = smp_load_acquire(&perfctr_thr_nseg);
+	int o;
+
+	for (i = 0; i < n; i++) {
+		if (&perfctr_thr_seg[i] == g)
+			continue;
+		o = perfctr_taskmap_scan(&perfctr_thr_seg[i].ids, tsk, NULL);
+		if (o >= 0) {
+			perfctr_taskmap_put(&g->ids, s, 0);
+			*fresh = 0;
+			return &perfctr_thr_seg[i].rec[o];
+		}
+	}
+	return t;
+}
+
+/*
  * tsk's record, claimed now if it has none (*fresh: all zero, the
  * caller's to fill); NULL when there is no room.  The running thread's
  * own, on its CPU, IRQs off; any context; not an idle task.
@@ -181,6 +208,8 @@ static struct perfctr_thread *perfctr_thr_claim(struct task_struct *tsk,
 		if (s >= 0)
 			t = &g->rec[s];
 	}
+	if (t && *fresh && n > 1)
+		t = perfctr_thr_one(tsk, g, s, t, fresh);
 	if (t && *fresh) {
 		WRITE_ONCE(t->task, tsk);
 		atomic_inc(perfctr_thr_bucket(tsk));

@@ -30,6 +30,10 @@ static const struct {
 	  "counter and the kernel's copy of it disagree and a read would "
 	  "corrupt the count (a probe on perf's or the PMU driver's own code; "
 	  "read it elsewhere)" },
+	{ PERFCTR_RE_UPDATING, "PERFCTR_RE_UPDATING",
+	  "was read inside the kernel's update of its own count on this CPU, "
+	  "which the read interrupted (an NMI, or a probe on the PMU driver's "
+	  "read): the count is half written there (read it elsewhere)" },
 	{ PERFCTR_RE_NOT_TOPDOWN, "PERFCTR_RE_NOT_TOPDOWN",
 	  "is not one of Intel's topdown metrics: perfctr_topdown() decodes a "
 	  "\"topdown-*\" counter in a group led by \"slots\"" },
