@@ -385,13 +385,22 @@ static atomic_t perfctr_st_direct[PERFCTR_DIRECT_WAYS];
 
 static void perfctr_race_direct(struct perf_event *ev)
 {
+	u64 count = local64_read(&ev->count);
+	u64 prev = local64_read(&ev->hw.prev_count);
+
 	if (!READ_ONCE(perfctr_st_armed))
 		return;
 	atomic_inc(&perfctr_st_race[PERFCTR_RACE_DIRECT]);
 	ev->pmu->stop(ev, PERF_EF_UPDATE);
 	local64_set(&ev->hw.period_left, 0);	/* this period is over */
 	ev->pmu->start(ev, PERF_EF_RELOAD);
-	atomic_inc(&perfctr_st_race_served[PERFCTR_RACE_DIRECT]);
+	/* served where it moved them: a new period of an event that counted
+	 * nothing since the last one begins where that one did (a .user
+	 * counter while the CPU stays in the kernel), and the read is right
+	 * to take the register then */
+	if (local64_read(&ev->count) != count ||
+	    local64_read(&ev->hw.prev_count) != prev)
+		atomic_inc(&perfctr_st_race_served[PERFCTR_RACE_DIRECT]);
 }
 
 static void perfctr_direct_note(unsigned int way)
