@@ -309,6 +309,10 @@ struct perfctr_cpu {
 		u64 start[PERFCTR_NTHREAD];
 	} thr_in[2];
 #endif
+#ifdef PERFCTR_HAVE_PROCESS
+	unsigned int task;	/* the .process record slot read here last
+				 * (perfctr_task.c), checked by its key */
+#endif
 #ifdef PERFCTR_HAVE_SAMPLES
 	struct perfctr_sample_now *sample;	/* NULL: no body runs */
 #endif
@@ -496,8 +500,9 @@ static __always_inline u64 perfctr_event_count(struct perf_event *ev)
 /*
  * ev's count, as perfctr_event_read(), where ev is one a reader may take
  * straight from the PMU: a CPU's pair (*flag its cur[], bit
- * PERFCTR_CUR_DIRECT) or a group member (*flag its gdirect, bit 1).  The
- * kernel's update (pmu->read: armpmu_event_update(),
+ * PERFCTR_CUR_DIRECT), a group member (*flag its gdirect, bit 1) or a
+ * .process record's (perfctr_task.c: its direct[], PERFCTR_TASK_DIRECT).
+ * The kernel's update (pmu->read: armpmu_event_update(),
  * x86_perf_event_update()) moves prev_count to the register's value with
  * a cmpxchg, then adds the difference to count.  Between the two the
  * pair is torn, and a reader that interrupts the update there (an NMI, a

@@ -376,6 +376,12 @@ static bool perfctr_direct_checked(struct perf_event *ev)
 	return READ_ONCE(perfctr_direct_verdict) == PERFCTR_DIRECT_GOOD;
 }
 
+/* Has the check decided, either way? */
+static inline bool perfctr_direct_decided(void)
+{
+	return READ_ONCE(perfctr_direct_verdict) != PERFCTR_DIRECT_UNCHECKED;
+}
+
 /* Says, once, that the self-check turned direct reads off.  Sleepable. */
 static void perfctr_direct_say(void)
 {
@@ -418,6 +424,11 @@ static inline bool perfctr_direct_checked(struct perf_event *ev)
 
 static inline void perfctr_direct_say(void)
 {
+}
+
+static inline bool perfctr_direct_decided(void)
+{
+	return true;
 }
 
 static inline bool perfctr_direct_checked_on(struct perf_event *ev, int cpu)

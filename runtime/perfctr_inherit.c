@@ -87,6 +87,9 @@ static void perfctr_task_adopt(struct task_struct *child,
 			    !atomic_long_inc_not_zero(&ev->refcount))
 				continue;
 			ctx->pin_count++;
+			if (!k)
+				t->direct[i] = perfctr_task_direct_of(i, latent,
+								      ev);
 			WRITE_ONCE(t->ev[i][k], ev);
 			/* inherited off, latent: armed as its parent's */
 			t->latent[i] = latent;

@@ -542,22 +542,28 @@ static int perfctr_selftest_snap(const char *id, int cpu, u64 *v, int *state)
 #endif
 }
 
-/* This CPU's count of counter id (a CPU's pair: .cpu, .thread, .cgroup)
- * by the kernel's pmu->read(), never the direct read: the middle of a
- * test's sandwich.  -EIO where it does not count here now,
- * PERFCTR_RE_REPROGRAM, PERFCTR_RE_UPDATING (perfctr_event_read_alone()). */
+/* This CPU's count of counter id (a CPU's pair: .cpu, .thread, .cgroup;
+ * or the current thread's, .process) by the kernel's pmu->read(), never
+ * the direct read: the middle of a test's sandwich.  -EIO where it does
+ * not count here now, PERFCTR_RE_REPROGRAM, PERFCTR_RE_UPDATING
+ * (perfctr_event_read_alone()). */
 static int perfctr_selftest_read_kernel(const char *id, u64 *v)
 {
 	const struct perfctr_request_desc *r = perfctr_st_request(id);
-	unsigned int idx = r - perfctr_requests;
 	const struct perfctr_pair *p;
 	struct perfctr_cpu *pc;
 	struct perf_event *ev;
 	unsigned long flags;
+	unsigned int idx;
 	int rc = -EIO;
 
 	if (!r || !perfctr_cpus)
 		return -EINVAL;
+	idx = r - perfctr_requests;
+#ifdef PERFCTR_HAVE_PROCESS
+	if (r->scope == PERFCTR_SCOPE_PROCESS)
+		return perfctr_read_process_as(idx, v, false);
+#endif
 	local_irq_save(flags);
 	pc = this_cpu_ptr(perfctr_cpus);
 	p = perfctr_pair_now(pc, idx);

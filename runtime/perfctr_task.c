@@ -71,6 +71,9 @@ struct perfctr_task {
 	 * here, ev->parent NULL) or inherited (the module holds a
 	 * reference on it, and its context is pinned once for it). */
 	struct perf_event *ev[PERFCTR_NDECLARED][PERFCTR_CORE_PMUS];
+	/* a request's direct read (perfctr_task_direct_of()): written
+	 * before ev[i][0], toggled by the task's own kernel reads */
+	unsigned char direct[PERFCTR_NDECLARED];
 	int release;		/* the work releases it after this grace period */
 	int rearm;		/* a read found one in ERROR state */
 	unsigned int live;	/* 1 + its place in perfctr_task_live[], 0 */
@@ -121,15 +124,99 @@ static unsigned int perfctr_task_nev(unsigned int i)
 }
 
 /*
- * The current thread's count of request idx, on record t: the sum of its
- * events, the one of this CPU's core PMU counting here, the others (a
- * hybrid machine's other core PMUs) as the thread's last time on their
- * CPUs left them.  IRQs off.  -EIO when the one here is not counting
- * (no room on the PMU), or one lost the PMU (it is re-armed);
- * PERFCTR_RE_REPROGRAM (perfctr_event_read()).
+ * A record's direct read of request i, whose event ev is: ABLE | DIRECT
+ * where a read may take its count from the PMU (perfctr_direct.h), DIRECT
+ * off while the task's own kernel read updates the count; UNCHECKED
+ * until the module's start-up check has passed (perfctr_direct_checked(),
+ * at the first kernel read that finds it counting here); 0 never.  Only
+ * a request with one event (not a hybrid machine's several) whose record
+ * is not latent (its count less a bias): the direct way is one event's
+ * count alone.
  */
-static int perfctr_task_count(unsigned int idx, struct perfctr_task *t,
-			      u64 *val)
+#define PERFCTR_TASK_DIRECT	1
+#define PERFCTR_TASK_ABLE	2
+#define PERFCTR_TASK_UNCHECKED	4
+
+static unsigned char perfctr_task_direct_of(unsigned int i, bool latent,
+					    const struct perf_event *ev)
+{
+	return perfctr_task_nev(i) == 1 && !latent &&
+	       perfctr_direct_able(ev) ? PERFCTR_TASK_UNCHECKED : 0;
+}
+
+/* The kernel's read of record t's event ev of request idx, counting here:
+ * where it may be read direct, guarded (perfctr_event_read_alone()) from a
+ * nested read, which would take a torn count; an unchecked one checked
+ * first.  IRQs off. */
+static int perfctr_task_read_kernel(struct perfctr_task *t, unsigned int idx,
+				    struct perf_event *ev, u64 *val)
+{
+	unsigned char *d = &t->direct[idx];
+
+	if (READ_ONCE(*d) == PERFCTR_TASK_UNCHECKED) {
+		bool ok = perfctr_direct_checked(ev);
+
+		if (ok || perfctr_direct_decided())	/* else: later */
+			WRITE_ONCE(*d, ok ? PERFCTR_TASK_ABLE |
+					    PERFCTR_TASK_DIRECT : 0);
+	}
+	if (!(READ_ONCE(*d) & PERFCTR_TASK_ABLE))
+		return perfctr_event_read(ev, val);
+	return perfctr_event_read_alone(this_cpu_ptr(perfctr_cpus), d,
+					PERFCTR_TASK_DIRECT, ev, val);
+}
+
+/* The current task's record, looked up and remembered by this CPU (pc);
+ * NULL: none.  Out of line: a read on this CPU that follows a read by
+ * another task, or by none.  IRQs off. */
+static noinline struct perfctr_task *perfctr_task_lookup(struct perfctr_cpu *pc)
+{
+	int fresh, s;
+
+	s = perfctr_taskmap_get(&perfctr_task_ids, current, 0, &fresh);
+	if (s < 0)
+		return NULL;
+	smp_rmb();	/* the record after its key */
+	WRITE_ONCE(pc->task, s);
+	return &perfctr_tasks[s];
+}
+
+/*
+ * The current task's record, NULL: none.  Most reads follow a read by
+ * the same task on the same CPU: its slot is the one this CPU remembers,
+ * while that slot's key is still the task.  A record's slot is keyed on
+ * its task until the task is freed, and a freed task runs nowhere, so
+ * the key names the record; acquired, so that the record read after it
+ * is the key's (a slot reused after a free is zeroed, then keyed anew).
+ * IRQs off: a nested read may remember another slot, which is checked
+ * by its key the same way.
+ */
+static __always_inline struct perfctr_task *perfctr_task_current(void)
+{
+	unsigned long *key = READ_ONCE(perfctr_task_ids.key);
+	struct perfctr_cpu *pc;
+	unsigned int s;
+
+	if (unlikely(!key))	/* perfctr_cpus: made before, freed after */
+		return NULL;
+	pc = this_cpu_ptr(perfctr_cpus);
+	s = READ_ONCE(pc->task);
+	if (likely(smp_load_acquire(&key[s]) == perfctr_task_key(current)))
+		return &perfctr_tasks[s];
+	return perfctr_task_lookup(pc);
+}
+
+/*
+ * The current thread's count of request idx, on record t, by the
+ * kernel's read: the sum of its events, the one of this CPU's core PMU
+ * counting here, the others (a hybrid machine's other core PMUs) as the
+ * thread's last time on their CPUs left them, less a latent record's
+ * bias.  Out of line: the direct read's fallback.  IRQs off.  -EIO when
+ * the one here is not counting (no room on the PMU), or one lost the PMU
+ * (it is re-armed); PERFCTR_RE_REPROGRAM, PERFCTR_RE_UPDATING.
+ */
+static noinline int perfctr_task_count(unsigned int idx,
+				       struct perfctr_task *t, u64 *val)
 {
 	const struct perfctr_slot *sl = &perfctr_slots[idx];
 	const struct perfctr_cpu_enc *e;
@@ -148,7 +235,7 @@ static int perfctr_task_count(unsigned int idx, struct perfctr_task *t,
 
 		if (likely(perfctr_counting_here(ev))) {
 			u64 v;
-			int rc = perfctr_event_read(ev, &v);
+			int rc = perfctr_task_read_kernel(t, idx, ev, &v);
 
 			if (unlikely(rc))
 				return rc;
@@ -198,26 +285,39 @@ static u64 perfctr_task_sum(const struct perfctr_task *t, unsigned int idx)
 
 /*
  * The current thread's count of .process counter idx.  Any probe context,
- * the thread's own exit probes included (its final count).
+ * the thread's own exit probes included (its final count).  Inline: the
+ * record this CPU remembers, and its event straight from the PMU where
+ * it counts here and may be read so (direct: the caller allows it; the
+ * selftest's kernel read does not), else perfctr_task_count().
  * Returns 0, -ESRCH (not a followed thread, or not counted by this
  * counter's target), -ENOSPC (that, and some task found no record),
- * -EIO (not counting: no room on the PMU), PERFCTR_RE_REPROGRAM.
+ * -EIO (not counting: no room on the PMU), PERFCTR_RE_REPROGRAM,
+ * PERFCTR_RE_UPDATING.
  */
-static int perfctr_read_process(unsigned int idx, u64 *val)
+static __always_inline int perfctr_read_process_as(unsigned int idx,
+						    u64 *val, bool direct)
 {
 	struct perfctr_task *t;
+	struct perf_event *ev;
 	unsigned long flags;
-	int fresh, s, rc;
+	int rc = 0;
 
-	s = perfctr_taskmap_get(&perfctr_task_ids, current, 0, &fresh);
-	t = s < 0 ? NULL : &perfctr_tasks[s];
-	if (!t || !smp_load_acquire(&t->ev[idx][0]))
-		/* not followed, or no room when it was found */
-		return atomic_read(&perfctr_task_lost) ? -ENOSPC : -ESRCH;
 	local_irq_save(flags);
-	rc = perfctr_task_count(idx, t, val);
+	t = perfctr_task_current();
+	ev = t ? smp_load_acquire(&t->ev[idx][0]) : NULL;
+	if (unlikely(!ev))	/* not followed, or no room when found */
+		rc = atomic_read(&perfctr_task_lost) ? -ENOSPC : -ESRCH;
+	else if (!(direct &&
+		   (READ_ONCE(t->direct[idx]) & PERFCTR_TASK_DIRECT) &&
+		   perfctr_counting_here(ev) && perfctr_direct_read(ev, val)))
+		rc = perfctr_task_count(idx, t, val);
 	local_irq_restore(flags);
 	return rc;
+}
+
+static int perfctr_read_process(unsigned int idx, u64 *val)
+{
+	return perfctr_read_process_as(idx, val, true);
 }
 
 /* One pass over the records: the sum, or -EAGAIN when it raced with a
@@ -304,11 +404,13 @@ static struct perf_event *perfctr_task_event(unsigned int i, unsigned int k,
 				   tag);
 }
 
-/* Task tsk's root events for request i into evs, evs[0] written last.
- * Returns 0; 1 when there is none to make; or the error of the one that
- * could not be made (those made before it released). */
+/* Task tsk's root events for request i into evs, evs[0] written last,
+ * after their direct read (*direct).  Returns 0; 1 when there is none to
+ * make; or the error of the one that could not be made (those made
+ * before it released). */
 static long perfctr_task_events(unsigned int i, struct task_struct *tsk,
-				bool on_exec, bool latent, struct perf_event **evs)
+				bool on_exec, bool latent,
+				struct perf_event **evs, unsigned char *direct)
 {
 	struct perf_event *ev[PERFCTR_CORE_PMUS];
 	unsigned int n = perfctr_task_nev(i), k;
@@ -325,6 +427,7 @@ static long perfctr_task_events(unsigned int i, struct task_struct *tsk,
 		}
 		atomic_inc(&perfctr_created);
 	}
+	WRITE_ONCE(*direct, perfctr_task_direct_of(i, latent, ev[0]));
 	while (--k)
 		WRITE_ONCE(evs[k], ev[k]);
 	smp_store_release(&evs[0], ev[0]);
@@ -414,7 +517,8 @@ static void perfctr_task_found(unsigned int tgt, struct task_struct *tsk)
 			continue;
 		}
 		t->latent[i] = t->armed[i] = latent;
-		rc = perfctr_task_events(i, tsk, on_exec, latent, t->ev[i]);
+		rc = perfctr_task_events(i, tsk, on_exec, latent, t->ev[i],
+					 &t->direct[i]);
 		if (rc < 0 && atomic_inc_return(&perfctr_task_lost) == 1)
 			_stp_warn("perfctr: %s: counter \"%s\" (%s): cannot "
 				  "create it for thread %d: error %ld\n",
