@@ -48,23 +48,18 @@
 . "$top_srcdir/testsuite/lib/stack.sh"
 
 arch_setup() {
-	if [ "$GUEST_STACK" = rt ] || stack_is_debug; then
-		[ "$1" = x86_64 ] || die "the $GUEST_STACK stack is x86_64 only (not '$1')"
-		if stack_is_debug; then arch_setup_debug_x86_64; else arch_setup_rt_x86_64; fi
-		return
-	fi
-	if stack_is_tree; then
-		case $1 in
-		x86_64) arch_setup_tree_x86_64 ;;
-		arm64 | aarch64) arch_setup_tree_arm64 ;;
-		*) die "architecture '$1' is not supported: x86_64, arm64" ;;
-		esac
-		return
-	fi
-	case $1 in
-	x86_64) arch_setup_x86_64 ;;
-	arm64 | aarch64) arch_setup_arm64 ;;
-	*) die "architecture '$1' is not supported: x86_64, arm64" ;;
+	local arch=$1 kind=${STACK_KIND[$GUEST_STACK]:-} arches=${STACK_ARCHES[$GUEST_STACK]:-}
+	[ "$arch" = aarch64 ] && arch=arm64
+	case " $arches " in
+	*" $arch "*) ;;
+	*) die "the $GUEST_STACK stack boots ${arches// /, }, not '$1' (testsuite/stacks.tsv)" ;;
+	esac
+	case $kind:$arch in
+	host:x86_64 | host:arm64) "arch_setup_$arch" ;;
+	tree:x86_64 | tree:arm64) "arch_setup_tree_$arch" ;;
+	rt:x86_64) arch_setup_rt_x86_64 ;;
+	debug:x86_64) arch_setup_debug_x86_64 ;;
+	*) die "no $arch guest for a $kind stack here (testsuite/lib/arch.sh)" ;;
 	esac
 }
 
@@ -314,7 +309,7 @@ arch_missing() {
 		command -v "$ARCH_QEMU" >/dev/null || { echo "no $ARCH_QEMU"; return; }
 		[ "${GUEST_ACCEL:-tcg}" = tcg ] || [ -w /dev/kvm ] || { echo "no /dev/kvm (GUEST_ACCEL=kvm)"; return; }
 		if stack_is_tree; then tree_missing; fi
-		if [ "$GUEST_STACK" = rt ]; then rt_missing; fi
+		if stack_is_rt; then rt_missing; fi
 		if stack_is_debug; then debug_missing; fi
 		;;
 	arm64)
@@ -331,7 +326,7 @@ arch_missing() {
 
 # (dies on failure: call it where set -e is in force, not under || or if)
 arch_fetch() {
-	if [ "$GUEST_STACK" = rt ]; then
+	if stack_is_rt; then
 		rt_fetch
 		arch_setup "$ARCH"
 		[ -n "$ARCH_RELEASE" ] || die "no PREEMPT_RT kernel in $RT_ROOT"

@@ -40,8 +40,8 @@
 # shellcheck disable=SC2034 # the ARCH_* variables are for the sourcing scripts
 # shellcheck disable=SC2154 # top_srcdir, GUEST_ROOT...: common.sh
 
-# the stacks, and each one's own fragment
-declare -gA DEBUG_STACKS=([debug]=kasan.config [kcsan]=kcsan.config)
+# the stacks, and each one's own fragment: DEBUG_STACKS, from
+# testsuite/stacks.tsv (stack.sh)
 # bump when debug_build changes what it makes: old kernels are rebuilt
 DEBUG_KERNEL_LAYOUT=1
 DEBUG_SOURCE_PACKAGE=linux-source-6.1

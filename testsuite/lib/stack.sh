@@ -16,7 +16,7 @@
 #             build/SUITE/kernel), with the suite's busybox, staprun,
 #             stapio and a perfctr-run built inside the tree.  Caches in
 #             build/SUITE/ARCH.  x86_64, and arm64 (below).  The suites
-#             are rows of one table (TREE_SUITES): nothing below names one.
+#             are rows of testsuite/stacks.tsv: nothing below names one.
 #   rt        Debian bookworm's PREEMPT_RT kernel (linux-image-rt-amd64's
 #             current release) with this machine's stap 4.8, staprun and
 #             busybox: the image, its headers, the -common-rt headers and
@@ -38,14 +38,46 @@
 
 GUEST_STACK=${GUEST_STACK:-bookworm}
 
-# The tree stacks: the suite's archive parts beside the suite itself
-# (a stable release has -updates and -security, testing -security only,
-# unstable neither).  debootstrap knows each by its own script or, for a
-# release newer than it, by sid's (the same bootstrap since bookworm).
-declare -gA TREE_SUITES=([trixie]="updates security" [forky]="security" [sid]="")
+# The stacks are the rows of testsuite/stacks.tsv (STACKS_TSV), read once
+# here; nothing below names one but the host stack's own code and rt's.
+#   STACKS           every stack, in the table's order
+#   STACK_KIND[S]    host, tree, rt or debug: which section sets S up
+#   STACK_ARCHES[S]  the architectures S boots
+#   TREE_SUITES[S]   a tree stack's archive parts beside the suite
+#   DEBUG_STACKS[S]  a debug stack's configuration fragment
+#   RT_PACKAGE       the package whose dependency names the rt kernel
+# A tree stack's suite is its name: debootstrap knows each by its own
+# script or, for a release newer than it, by sid's (the same bootstrap
+# since bookworm).
+# shellcheck source=testsuite/lib/tables.sh
+. "$top_srcdir/testsuite/lib/tables.sh"
+STACKS_TSV=${STACKS_TSV:-$top_srcdir/testsuite/stacks.tsv}
+declare -gA STACK_KIND=() STACK_ARCHES=() TREE_SUITES=() DEBUG_STACKS=()
+STACKS="" RT_PACKAGE=""
+stacks_load() {
+	local rows name kind arches source
+	rows=$(table_rows "$STACKS_TSV" stack kind arches source) || exit 2
+	while IFS=$'\x1f' read -r name kind arches source; do
+		STACKS+="${STACKS:+ }$name"
+		STACK_KIND[$name]=$kind
+		STACK_ARCHES[$name]=$arches
+		case $kind in
+		host) ;;
+		tree) TREE_SUITES[$name]=$source ;;
+		rt) RT_PACKAGE=$source ;;
+		debug) DEBUG_STACKS[$name]=$source ;;
+		*) die "$STACKS_TSV: stack $name: kind '$kind' (host, tree, rt, debug)" ;;
+		esac
+	done <<<"$rows"
+}
+stacks_load
 # shellcheck source=testsuite/lib/debug-kernel.sh
 . "$top_srcdir/testsuite/lib/debug-kernel.sh"
-STACKS="bookworm ${!TREE_SUITES[*]} rt ${!DEBUG_STACKS[*]}"
+
+# stack_is_rt: whether GUEST_STACK is the rt stack.
+stack_is_rt() {
+	[ "${STACK_KIND[$GUEST_STACK]:-}" = rt ]
+}
 
 # stack_is_tree: whether GUEST_STACK is a tree stack.
 stack_is_tree() {
@@ -62,13 +94,13 @@ TREE_PACKAGES=(systemtap gcc make linux-headers-amd64 busybox-static kmod
 # stack_apply: after guest_load_config: the chosen stack's paths.
 stack_apply() {
 	STACK_RUNTIME=""	# a runtime of the stack's own (debug-kernel.sh)
-	case $GUEST_STACK in
-	bookworm) ;;
+	[ -n "${STACK_KIND[$GUEST_STACK]+set}" ] ||
+		die "GUEST_STACK=$GUEST_STACK: not a stack (${STACKS// /, })"
+	case ${STACK_KIND[$GUEST_STACK]} in
+	host) ;;
 	rt) rt_apply ;;
-	debug | kcsan) debug_apply ;;
-	*)
-		stack_is_tree ||
-			die "GUEST_STACK=$GUEST_STACK: not a stack (${STACKS// /, })"
+	debug) debug_apply ;;
+	tree)
 		TREE_SUITE=$GUEST_STACK
 		TREE_DIR=$top_builddir/build/$TREE_SUITE
 		TREE_ROOT=$TREE_DIR/root
@@ -650,7 +682,7 @@ stack_make_shim_locked() {
 }
 
 # rt_resolve APT: the release to fetch: GUEST_RT_RELEASE, else the one
-# linux-image-rt-amd64 depends on.
+# RT_PACKAGE (linux-image-rt-amd64) depends on.
 rt_resolve() {
 	local apt=$1 rel
 	if [ -n "${GUEST_RT_RELEASE:-}" ]; then
@@ -659,10 +691,10 @@ rt_resolve() {
 		echo "$GUEST_RT_RELEASE"
 		return
 	fi
-	rel=$(sysroot_apt_cache "$apt" depends linux-image-rt-amd64 |
+	rel=$(sysroot_apt_cache "$apt" depends "$RT_PACKAGE" |
 		sed -n 's/^ *Depends: linux-image-\([^ ]*-rt-amd64\)$/\1/p' |
 		sort -V | tail -n 1)
-	[ -n "$rel" ] || die "no PREEMPT_RT kernel in the archive (linux-image-rt-amd64)"
+	[ -n "$rel" ] || die "no PREEMPT_RT kernel in the archive ($RT_PACKAGE)"
 	echo "$rel"
 }
 
