@@ -22,6 +22,10 @@ guest_lib_files = \
 	testsuite/lib/guest-init \
 	testsuite/lib/guest-kernel \
 	testsuite/lib/stack.sh \
+	testsuite/lib/suite/directives.sh \
+	testsuite/lib/suite/build.sh \
+	testsuite/lib/suite/boot.sh \
+	testsuite/lib/suite/judge.sh \
 	testsuite/lib/chroot-run \
 	testsuite/lib/tree-qemu \
 	testsuite/lib/tracepoints.sh \
