@@ -26,6 +26,8 @@ guest_lib_files = \
 	testsuite/lib/suite/build.sh \
 	testsuite/lib/suite/boot.sh \
 	testsuite/lib/suite/judge.sh \
+	testsuite/lib/tables.sh \
+	testsuite/stacks.tsv \
 	testsuite/lib/chroot-run \
 	testsuite/lib/tree-qemu \
 	testsuite/lib/tracepoints.sh \
@@ -70,7 +72,8 @@ EXTRA_DIST += testsuite/README.md testsuite/guest-run \
 	testsuite/guest/run-suite-rt testsuite/guest/run-suite-debug \
 	testsuite/guest/check-debug testsuite/guest/run-suite-labels \
 	testsuite/guest/hang-hunt testsuite/guest/run-suite-x2apic \
-	testsuite/guest/run-remote \
+	testsuite/guest/run-remote testsuite/guest/run-job \
+	testsuite/guest/jobs.tsv testsuite/guest/lists \
 	testsuite/guest/x86_64 testsuite/guest/arm64 testsuite/guest/remote \
 	$(guest_lib_files) $(guest_prog_files)
 
@@ -83,7 +86,8 @@ guest_suites_first = testsuite/guest/run-suite testsuite/guest/run-suite-arm64
 TESTS += testsuite/unit/lib/apt-sources.test testsuite/unit/lib/guest-hang.test \
 	testsuite/unit/lib/guest-boot-retry.test \
 	testsuite/unit/lib/guest-kernel-report.test \
-	testsuite/unit/lib/report-blocks.test
+	testsuite/unit/lib/report-blocks.test testsuite/unit/lib/stacks.test
+EXTRA_DIST += testsuite/unit/lib/stacks.test testsuite/lib/list-stacks
 EXTRA_DIST += testsuite/unit/lib/apt-sources.test testsuite/unit/lib/guest-hang.test \
 	testsuite/unit/lib/guest-hang testsuite/unit/lib/guest-boot-retry.test \
 	testsuite/unit/lib/guest-boot-retry \
@@ -126,7 +130,8 @@ EXTRA_DIST += testsuite/server/use-server.test testsuite/server/pagefaults.stp \
 EXTRA_DIST += testsuite/package/deb.test testsuite/lib/installed-run
 
 # make check starts the downloads its guest suites need (the trixie tree,
-# the arm64 sysroots, the rt kernel: minutes of network) in the background
+# the arm64 sysroots, the rt kernel: minutes of network; each suite's stack
+# and architecture from testsuite/guest/jobs.tsv) in the background
 # as it begins, while the host tests run (testsuite/lib/guest-fetch; its
 # messages in build/guest-fetch.log; GUEST_FETCH=no: the suites fetch when
 # they start, as they do anyway for what is still missing).  Automake asks
@@ -134,15 +139,7 @@ EXTRA_DIST += testsuite/package/deb.test testsuite/lib/installed-run
 check_DATA = guest-fetch-start
 guest-fetch-start:
 	@test '$(GUEST_FETCH)' != no || exit 0; \
-	want=; for t in $(TESTS); do case $$t in \
-	  */run-suite-trixie-arm64) want="$$want trixie:arm64" ;; \
-	  */run-suite-trixie | */run-suite-labels | */run-suite-x2apic) want="$$want trixie:x86_64" ;; \
-	  */run-suite-forky-arm64) want="$$want forky:arm64" ;; \
-	  */run-suite-forky) want="$$want forky:x86_64" ;; \
-	  */run-suite-rt) want="$$want rt:x86_64" ;; \
-	  */run-suite-debug) want="$$want debug:x86_64" ;; \
-	  */run-suite-arm64 | */run-suite-quick-arm64) want="$$want bookworm:arm64" ;; \
-	esac; done; \
+	want=`$(top_srcdir)/testsuite/guest/run-job --fetches $(TESTS)`; \
 	test -z "$$want" || { $(top_srcdir)/testsuite/lib/guest-fetch \
 	  --log build/guest-fetch.log $$want >/dev/null 2>&1 </dev/null & }
 .PHONY: guest-fetch-start
