@@ -1,7 +1,8 @@
 # tables.sh - the harness's tables: tab-separated files whose first line
 # that is not a comment names the columns (testsuite/stacks.tsv,
-# testsuite/guest/jobs.tsv).  "-" is an empty field.  Sourced (bash);
-# needs nothing else.
+# testsuite/guest/jobs.tsv), "-" an empty field; and its lists
+# (testsuite/guest/lists/): names, blank-separated, "#" to the line's end
+# a comment.  Sourced (bash); needs nothing else.
 # shellcheck shell=bash
 
 # table_rows FILE COLUMN...: each row's COLUMNs, in that order, separated
@@ -39,4 +40,9 @@ table_rows() {
 			print line
 		}
 		END { if (!ncol && !bad) { printf "%s: no header\n", file > "/dev/stderr"; exit 2 } }' "$file"
+}
+
+# list_names FILE: the names of list FILE, one a line.
+list_names() {
+	sed 's/#.*//' "$1" | tr -s ' \t' '\n' | sed '/^$/d'
 }
