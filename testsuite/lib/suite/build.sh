@@ -28,16 +28,18 @@ build_one() {
 # busy host reaches that share for the host's sake, not the probes'
 # (perfctr_direct_x86 once, beside other guest work); no test is about it.
 # A probe tries SUITE_TRYLOCK times, 10 us apart, to take the script's
-# globals (MAXTRYLOCK: 100 ms; stap's default is 100 tries, 1 ms) unless
-# the test says how long: stap skips a probe that waits longer, and a
-# vCPU the busy host has stopped while it holds them makes the other's
-# wait that long (perfctr_pmu_stopped lost a marker so under a full CI).
+# globals (MAXTRYLOCK: 1 s; stap's default is 100 tries, 1 ms) unless the
+# test says how long: stap skips a probe that waits longer, and a vCPU
+# that holds them while the busy host stops it, or while the selftest's
+# NMI readers run on it (40 ms for one handler on a loaded host), makes
+# the other's wait that long (perfctr_pmu_stopped and
+# perfctr_race_threads lost markers so under a full CI).
 build_words() (
 	local more=() lock=()
 	test_words "$1"
 	read -ra more <<<"${SUITE_STAP_OPTS:-}"
 	[[ " ${WORDS[*]} ${more[*]} " == *MAXTRYLOCK=* ]] ||
-		lock=(-D "MAXTRYLOCK=${SUITE_TRYLOCK:-10000}")
+		lock=(-D "MAXTRYLOCK=${SUITE_TRYLOCK:-100000}")
 	st_parse -D STP_NO_OVERLOAD "${lock[@]}" "${more[@]}" "${WORDS[@]}"
 	st_build "$KBUILD"
 )
