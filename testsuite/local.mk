@@ -109,6 +109,10 @@ EXTRA_DIST += testsuite/unit/commits.test scripts/check-commits
 # chromium, a screenshot kept in build/viewer
 TESTS += testsuite/viewer/speedscope.test
 EXTRA_DIST += testsuite/viewer/speedscope.test testsuite/viewer/flame.folded
+# make check's round, a command: the guest suites jobs.tsv marks round-K
+# run when it is K, one round a run, in turn (testsuite/README.md,
+# "Rounds"); GUEST_ROUND=all runs them all.
+guest_round = GUEST_ROUND='$(GUEST_ROUND)' $(abs_top_srcdir)/testsuite/guest/run-job --round
 # the rest after every host test (Makefile.am appends them last), so
 # that what ends the run is these suites, not a host test left alone; the
 # longest first (the Debian package's, the debug kernel's), so that the
@@ -139,7 +143,8 @@ EXTRA_DIST += testsuite/package/deb.test testsuite/lib/installed-run
 check_DATA = guest-fetch-start
 guest-fetch-start:
 	@test '$(GUEST_FETCH)' != no || exit 0; \
-	want=`$(top_srcdir)/testsuite/guest/run-job --fetches $(TESTS)`; \
+	want=`GUEST_ROUND=\`$(guest_round)\` \
+	  $(top_srcdir)/testsuite/guest/run-job --fetches $(TESTS)`; \
 	test -z "$$want" || { $(top_srcdir)/testsuite/lib/guest-fetch \
 	  --log build/guest-fetch.log $$want >/dev/null 2>&1 </dev/null & }
 .PHONY: guest-fetch-start
@@ -221,7 +226,7 @@ check-quick: all
 # A tree stack's two suites alone and whole (make check runs the parts
 # their scripts list; TAP in testsuite/guest/run-suite-STACK*.log).
 check-trixie check-forky: check-%: all
-	GUEST_WHOLE_SUITE=1 $(MAKE) $(AM_MAKEFLAGS) check \
+	GUEST_WHOLE_SUITE=1 $(MAKE) $(AM_MAKEFLAGS) check GUEST_ROUND=all \
 	  TESTS="testsuite/guest/run-suite-$* \
 	  testsuite/guest/run-suite-$*-arm64"
 
