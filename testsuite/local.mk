@@ -26,6 +26,7 @@ guest_lib_files = \
 	testsuite/lib/suite/build.sh \
 	testsuite/lib/suite/boot.sh \
 	testsuite/lib/suite/judge.sh \
+	testsuite/lib/suite/busy.sh \
 	testsuite/lib/tables.sh \
 	testsuite/stacks.tsv \
 	testsuite/lib/chroot-run \
@@ -38,7 +39,8 @@ guest_lib_files = \
 	testsuite/lib/debug-kernel/checks.config \
 	testsuite/lib/debug-kernel/kasan.config \
 	testsuite/lib/debug-kernel/kcsan.config \
-	testsuite/lib/known-reports
+	testsuite/lib/known-reports \
+	testsuite/lib/busy-signs
 guest_prog_files = \
 	testsuite/guest/progs/common.h \
 	testsuite/guest/progs/common.c \
@@ -85,12 +87,14 @@ EXTRA_DIST += testsuite/README.md testsuite/guest-run \
 guest_suites_first = testsuite/guest/run-suite testsuite/guest/run-suite-arm64
 TESTS += testsuite/unit/lib/apt-sources.test testsuite/unit/lib/guest-hang.test \
 	testsuite/unit/lib/guest-boot-retry.test \
+	testsuite/unit/lib/busy-rerun.test \
 	testsuite/unit/lib/guest-kernel-report.test \
 	testsuite/unit/lib/report-blocks.test testsuite/unit/lib/stacks.test
 EXTRA_DIST += testsuite/unit/lib/stacks.test testsuite/lib/list-stacks
 EXTRA_DIST += testsuite/unit/lib/apt-sources.test testsuite/unit/lib/guest-hang.test \
 	testsuite/unit/lib/guest-hang testsuite/unit/lib/guest-boot-retry.test \
 	testsuite/unit/lib/guest-boot-retry \
+	testsuite/unit/lib/busy-rerun.test testsuite/unit/lib/busy-rerun \
 	testsuite/unit/lib/guest-kernel-report.test \
 	testsuite/unit/lib/report-blocks.test
 # the how-to pages' examples are files the suite runs, as they stand

@@ -215,6 +215,10 @@ judge_all() {
 		else
 			judge_run "$i" || ok=0
 		fi
+		if [ -n "${BUSY[$i]:-}" ]; then	# ran again (busy_reruns)
+			busy_result "$ok" "$i"
+			continue
+		fi
 		if [ "$REPEAT" = 1 ] || [ -z "$RUNS_FAILED" ]; then
 			tap_result "$ok" "$i"
 			continue
