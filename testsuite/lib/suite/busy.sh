@@ -38,6 +38,8 @@ busy_reruns() {
 		runnable "$i" || continue
 		DIAG=""
 		judge_one_run "$i" 1 && continue
+		# already run twice: its boot hung or died (boot_retry)
+		[[ $WORK != *-retry ]] || continue
 		signs=$(busy_signs "$i")
 		[ -n "$signs" ] || continue
 		BUSY[$i]="$(diag_reason); the signs: $(paste -sd ';' <<<"$signs")"
