@@ -40,7 +40,8 @@ guest_lib_files = \
 	testsuite/lib/debug-kernel/kasan.config \
 	testsuite/lib/debug-kernel/kcsan.config \
 	testsuite/lib/known-reports \
-	testsuite/lib/busy-signs
+	testsuite/lib/busy-signs \
+	testsuite/lib/kbuild-try-run.mk
 guest_prog_files = \
 	testsuite/guest/progs/common.h \
 	testsuite/guest/progs/common.c \
@@ -87,7 +88,7 @@ EXTRA_DIST += testsuite/README.md testsuite/guest-run \
 guest_suites_first = testsuite/guest/run-suite testsuite/guest/run-suite-arm64
 TESTS += testsuite/unit/lib/apt-sources.test testsuite/unit/lib/guest-hang.test \
 	testsuite/unit/lib/guest-boot-retry.test \
-	testsuite/unit/lib/busy-rerun.test \
+	testsuite/unit/lib/busy-rerun.test testsuite/unit/lib/kbuild-try-run.test \
 	testsuite/unit/lib/guest-kernel-report.test \
 	testsuite/unit/lib/report-blocks.test testsuite/unit/lib/stacks.test
 EXTRA_DIST += testsuite/unit/lib/stacks.test testsuite/lib/list-stacks
@@ -95,6 +96,7 @@ EXTRA_DIST += testsuite/unit/lib/apt-sources.test testsuite/unit/lib/guest-hang.
 	testsuite/unit/lib/guest-hang testsuite/unit/lib/guest-boot-retry.test \
 	testsuite/unit/lib/guest-boot-retry \
 	testsuite/unit/lib/busy-rerun.test testsuite/unit/lib/busy-rerun \
+	testsuite/unit/lib/kbuild-try-run.test testsuite/unit/lib/kbuild-try-run \
 	testsuite/unit/lib/guest-kernel-report.test \
 	testsuite/unit/lib/report-blocks.test
 # the how-to pages' examples are files the suite runs, as they stand

@@ -124,9 +124,12 @@ kernel_release_of() {
 }
 
 # kbuild_common BUILD-TREE: the common half of a Debian headers tree (the
-# tree its Makefile includes, as the stack's stap sees it); empty if none.
+# tree its Makefile includes, as the stack's stap sees it; in a copy of
+# guest-kernel's, its Makefile.kbuild); empty if none.
 kbuild_common() {
-	sed -n 's|^include \(/.*\)/Makefile$|\1|p' "$1/Makefile" 2>/dev/null
+	local mk=$1/Makefile
+	[ ! -f "$1/Makefile.kbuild" ] || mk=$1/Makefile.kbuild
+	sed -n 's|^include \(/.*\)/Makefile$|\1|p' "$mk" 2>/dev/null
 }
 
 # guest_newest_kernel: the newest release under /lib/modules with headers.
