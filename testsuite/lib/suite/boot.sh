@@ -205,15 +205,16 @@ boot_go() {
 # guest_dump_cpus said where its vCPUs were: WHERE) or died (a guest
 # kernel panic): said here, with the job it was in, and the jobs it did
 # not finish run once more in a boot of their own, $WORK-retry
-# ($WORK/retry names it: the judges look there for those jobs).  A job
-# that hangs that boot too fails; a panic fails ARCH/dmesg, which reads
-# every boot's kernel log, whatever the retry does.
+# ($WORK/retry names it: the judges look there for those jobs), the one
+# it was in last.  A job that hangs that boot too fails; a panic fails
+# ARCH/dmesg, which reads every boot's kernel log, whatever the retry
+# does.
 boot_retry() {
 	local smp=${1%%/*} hung=$WORK r=$WORK-retry job
 	job=$(awk '/^### guest-job-begin / { j = $3 } /^### guest-job-end / { j = "" }
 		END { print (j == "" ? "none" : j) }' "$hung/results.log")
 	tap_diag_note "$ARCH: the guest $2 in ${hung##*/} during job $job:" \
-		"$3; the jobs it did not finish run again in ${r##*/}"
+		"$3; the jobs it did not finish run again in ${r##*/}, that one last"
 	# seen through QEMU's gdbstub (GUEST_GDB=1: guest-gdb.sh)
 	[ ! -s "$hung/irqs" ] || tap_diag_note "$ARCH: at the hang: $(paste -sd ';' "$hung/irqs")"
 	[ ! -s "$hung/stacks" ] || tap_diag_note "$ARCH: the vCPUs' registers and stacks: $hung/stacks"
@@ -222,9 +223,13 @@ boot_retry() {
 	cp -a "$hung/root" "$r/root"
 	[ ! -f "$hung/needs" ] || cp "$hung/needs" "$r/needs"
 	: >"$r/root/retry"	# /retry in the guest: this boot is a retry
-	while read -r job limit; do
-		[ -e "$hung/out/$job.status" ] || echo "$job $limit"
-	done <"$hung/root/jobs/list" >"$r/root/jobs/list"
+	# the job it was in runs last: one that hangs the guest again (a
+	# lost IPI under a loaded host's TCG did, twice) takes no other job
+	# down with it
+	awk -v j="$job" '$1 == j { last = $0; next } { print } END { if (last != "") print last }' \
+		<(while read -r name limit; do
+			[ -e "$hung/out/$name.status" ] || echo "$name $limit"
+		done <"$hung/root/jobs/list") >"$r/root/jobs/list"
 	echo "$r" >"$hung/retry"
 	GUEST_SMP=$smp run_timed "$r/boot.cpu" guest_boot "$r" 2>"$r/boot.err" || true
 	echo "$GUEST_BOOT_WALL" >"$r/boot.wall"
