@@ -218,6 +218,10 @@ boot_retry() {
 	# seen through QEMU's gdbstub (GUEST_GDB=1: guest-gdb.sh)
 	[ ! -s "$hung/irqs" ] || tap_diag_note "$ARCH: at the hang: $(paste -sd ';' "$hung/irqs")"
 	[ ! -s "$hung/stacks" ] || tap_diag_note "$ARCH: the vCPUs' registers and stacks: $hung/stacks"
+	# and their gist in the log, which outlives the work dir (the next
+	# suite on this architecture empties it)
+	[ ! -s "$hung/stacks" ] || grep -E '^(Thread |rip |eflags |  sp\+)' "$hung/stacks" |
+		head -n 40 | sed 's/^/#   /'
 	rm -rf "$r"
 	mkdir -p "$r"
 	cp -a "$hung/root" "$r/root"
