@@ -90,7 +90,8 @@ TESTS += testsuite/unit/lib/apt-sources.test testsuite/unit/lib/guest-hang.test 
 	testsuite/unit/lib/guest-boot-retry.test \
 	testsuite/unit/lib/busy-rerun.test testsuite/unit/lib/kbuild-try-run.test \
 	testsuite/unit/lib/guest-kernel-report.test \
-	testsuite/unit/lib/report-blocks.test testsuite/unit/lib/stacks.test
+	testsuite/unit/lib/report-blocks.test testsuite/unit/lib/stacks.test \
+	testsuite/unit/lib/guest-ipi.test
 EXTRA_DIST += testsuite/unit/lib/stacks.test testsuite/lib/list-stacks
 EXTRA_DIST += testsuite/unit/lib/apt-sources.test testsuite/unit/lib/guest-hang.test \
 	testsuite/unit/lib/guest-hang testsuite/unit/lib/guest-boot-retry.test \
@@ -98,7 +99,7 @@ EXTRA_DIST += testsuite/unit/lib/apt-sources.test testsuite/unit/lib/guest-hang.
 	testsuite/unit/lib/busy-rerun.test testsuite/unit/lib/busy-rerun \
 	testsuite/unit/lib/kbuild-try-run.test testsuite/unit/lib/kbuild-try-run \
 	testsuite/unit/lib/guest-kernel-report.test \
-	testsuite/unit/lib/report-blocks.test
+	testsuite/unit/lib/report-blocks.test testsuite/unit/lib/guest-ipi.test
 # the how-to pages' examples are files the suite runs, as they stand
 TESTS += testsuite/howto/pages.test
 EXTRA_DIST += testsuite/howto/pages.test testsuite/howto/unit-c.md \

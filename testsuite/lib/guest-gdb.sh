@@ -11,6 +11,8 @@
 #   WORK/irqs    each CPU's NMIs and local timer interrupts (x86_64's
 #                irq_stat), read twice GUEST_GDB_GAP seconds apart: a
 #                CPU taking NMIs back to back, or no timer interrupt
+#   WORK/csq, WORK/ipis  each CPU's queued cross-CPU calls, and why they
+#                wait (x86_64: guest-ipi.sh)
 #
 # No debug information is needed: the names come from the map and the
 # few data symbols (irq_stat, __per_cpu_offset, runqueues) that
@@ -66,14 +68,18 @@ guest_gdb_dump() {
 	guest_gdb "$w" 'info threads' 'thread apply all info registers' \
 		"${GUEST_GDB_STACK_PAGES[@]}" |
 		guest_gdb_annotate "$map" "$rqs" >"$w/stacks"
-	[ -z "$offs" ] || [ "$ARCH" != x86_64 ] || guest_gdb_irqs "$w" "$data" "$offs" >"$w/irqs"
+	[ -z "$offs" ] || [ "$ARCH" != x86_64 ] || {
+		guest_gdb_irqs "$w" "$data" "$offs" >"$w/irqs"
+		guest_gdb_csq "$w" "$data" "$offs" >"$w/csq"
+		guest_ipi_verdict "$w/lapic" "$w/csq" >"$w/ipis"
+	}
 	return 0
 }
 
 # guest_data_symbol DATA NAME: NAME's address in the data symbols (hex,
 # no 0x), or nothing.
 guest_data_symbol() {
-	awk -v n="$2" '$3 == n { print $1; exit }' "$1" 2>/dev/null
+	awk -v n="$2" '!/^#/ && $3 == n { print $1; exit }' "$1" 2>/dev/null
 }
 
 # guest_gdb_cpu_offsets WORK DATA: each CPU's per-CPU offset (hex, one

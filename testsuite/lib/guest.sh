@@ -35,6 +35,8 @@ GUEST_KERNEL_BAD_RE='(BUG|WARNING)[: ]|sleeping function called|Oops|general pro
 
 # shellcheck source=testsuite/lib/guest-gdb.sh
 . "$GUEST_LIB/guest-gdb.sh"
+# shellcheck source=testsuite/lib/guest-ipi.sh
+. "$GUEST_LIB/guest-ipi.sh"
 # shellcheck source=testsuite/lib/perf.sh
 . "$GUEST_LIB/perf.sh"
 
@@ -438,9 +440,11 @@ guest_dump_cpus() {
 	map=$ARCH_DIR/kallsyms/$ARCH_RELEASE.map
 	timeout 8 cat "$w/monitor.out" >"$w/monitor.log" 2>/dev/null &
 	reader=$!
-	# shellcheck disable=SC2016 # $1 is the inner shell's
-	timeout 5 sh -c 'printf "info registers -a\n" >"$1"' sh "$w/monitor.in"
+	# shellcheck disable=SC2016 # $1 and $2 are the inner shell's
+	timeout 5 sh -c 'printf "%s\n" "$2" >"$1"' sh "$w/monitor.in" \
+		"$(echo "info registers -a"; guest_ipi_monitor_cmds)"
 	wait "$reader" 2>/dev/null
+	guest_ipi_lapic "$w/monitor.log" >"$w/lapic"
 	tr -d '\r' <"$w/monitor.log" | awk '
 		/^CPU#[0-9]+/ { cpu = $1; sub(/:$/, "", cpu) }
 		match($0, /RIP=[0-9a-f]+/) { print cpu, substr($0, RSTART + 4, RLENGTH - 4); next }

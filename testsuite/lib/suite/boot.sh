@@ -217,6 +217,7 @@ boot_retry() {
 		"$3; the jobs it did not finish run again in ${r##*/}, that one last"
 	# seen through QEMU's gdbstub (GUEST_GDB=1: guest-gdb.sh)
 	[ ! -s "$hung/irqs" ] || tap_diag_note "$ARCH: at the hang: $(paste -sd ';' "$hung/irqs")"
+	[ ! -s "$hung/ipis" ] || tap_diag_note "$ARCH: cross-CPU calls at the hang: $(paste -sd ';' "$hung/ipis")"
 	[ ! -s "$hung/stacks" ] || tap_diag_note "$ARCH: the vCPUs' registers and stacks: $hung/stacks"
 	# and their gist in the log, which outlives the work dir (the next
 	# suite on this architecture empties it)
