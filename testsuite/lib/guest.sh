@@ -457,13 +457,16 @@ guest_dump_cpus() {
 }
 
 # guest_symbol MAP ADDR: ADDR (hex) as FUNCTION+0xOFF by the symbol map
-# (nm format), or the address alone (a module's, or no map).
+# (nm format), or the address alone (no map, or past the map's last
+# function by more than GUEST_SYMBOL_REACH: a module loaded after it was
+# read).
+GUEST_SYMBOL_REACH=$((0x100000))
 guest_symbol() {
 	local a best name
 	a=$(printf '%016x' "$((16#${2#0x}))")
 	read -r best name < <(awk -v a="$a" '$2 ~ /^[Tt]$/ && $1 <= a && $1 > best { best = $1; name = $3 }
 		END { if (name != "") print best, name }' "$1" 2>/dev/null)
-	if [ -n "${name:-}" ]; then
+	if [ -n "${name:-}" ] && [ $((16#$a - 16#$best)) -lt "$GUEST_SYMBOL_REACH" ]; then
 		printf '%s+0x%x\n' "$name" "$((16#$a - 16#$best))"
 	else
 		echo "0x$a"
