@@ -71,7 +71,7 @@ guest_gdb_dump() {
 	[ -z "$offs" ] || [ "$ARCH" != x86_64 ] || {
 		guest_gdb_irqs "$w" "$data" "$offs" >"$w/irqs"
 		guest_gdb_csq "$w" "$data" "$offs" >"$w/csq"
-		guest_ipi_verdict "$w/lapic" "$w/csq" >"$w/ipis"
+		guest_ipi_verdict "$w/lapic" "$w/csq" "$w/cpus" >"$w/ipis"
 	}
 	return 0
 }

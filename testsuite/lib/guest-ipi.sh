@@ -7,7 +7,7 @@
 #   WORK/lapic   each CPU's APIC: the vectors in its IRR (requested) and
 #                ISR (in service), from "info lapic N"
 #   WORK/csq     each CPU's call_single_queue (kernel/smp.c), its first
-#                request read twice, GUEST_GDB_GAP seconds apart
+#                request read twice, GUEST_IPI_GAP seconds apart
 #   WORK/ipis    the verdict, a line per CPU (guest_ipi_verdict)
 #
 # A request stays queued until its CPU takes the call-function IPI, and
@@ -18,6 +18,7 @@
 # the call-function vectors (arch/x86/include/asm/irq_vectors.h, Linux
 # 6.1 to 7.x): CALL_FUNCTION_SINGLE_VECTOR and CALL_FUNCTION_VECTOR
 GUEST_IPI_VECTORS="251 252"
+GUEST_IPI_GAP=${GUEST_IPI_GAP:-2}
 
 # guest_ipi_monitor_cmds: the monitor commands that show each CPU's APIC
 # (x86_64 only; nothing elsewhere).
@@ -48,7 +49,9 @@ guest_ipi_lapic() {
 }
 
 # guest_gdb_csq WORK DATA OFFSETS: "CPU#N FIRST FIRST" lines: each CPU's
-# call_single_queue's first request (0 when empty), read twice.
+# call_single_queue's first request (0 when empty), read twice,
+# GUEST_IPI_GAP seconds apart (a storm's calls on a loaded host may wait
+# half a second; a lost IPI's wait for ever).
 guest_gdb_csq() {
 	local w=$1 q cmds=() off first second
 	q=$(guest_data_symbol "$2" call_single_queue)
@@ -57,18 +60,21 @@ guest_gdb_csq() {
 		cmds+=("x/1gx 0x$(printf '%x' $((16#$off + 16#$q)))")
 	done
 	first=$(guest_gdb "$w" "${cmds[@]}" | guest_gdb_words)
-	sleep "$GUEST_GDB_GAP"
+	sleep "$GUEST_IPI_GAP"
 	second=$(guest_gdb "$w" "${cmds[@]}" | guest_gdb_words)
 	paste -d ' ' <(echo "$first") <(echo "$second") |
 		awk 'NF == 2 { printf "CPU#%d %s %s\n", NR - 1, $1, $2 }'
 }
 
-# guest_ipi_verdict LAPIC CSQ: a line per CPU whose queue held the same
-# request at both reads: whether its call-function IPI is pending in its
-# APIC (then the CPU does not take interrupts: IF clear, or in an
+# guest_ipi_verdict LAPIC CSQ CPUS: a line per CPU whose queue held the
+# same request at both reads: whether its call-function IPI is pending in
+# its APIC (then the CPU does not take interrupts: IF clear, or in an
 # interrupt that does not end) or nowhere (lost: queued requests no IPI
-# will ever fetch).  Nothing for CPUs with empty or moving queues.
+# will ever fetch).  With none such while a vCPU waits for an answer
+# (CPUS, guest_dump_cpus' "CPU#N at FUNCTION+0xOFF" lines), one line
+# that says the answers come: a storm of cross-CPU calls on a busy host.
 guest_ipi_verdict() {
+	[ -e "${3:-}" ] || set -- "$1" "$2" /dev/null
 	awk -v vectors="$GUEST_IPI_VECTORS" '
 		function has(list,   i, n, v) {
 			n = split(list, v, ",")
@@ -76,12 +82,18 @@ guest_ipi_verdict() {
 			return 0
 		}
 		FILENAME == ARGV[1] { irr[$1] = $3; isr[$1] = $5; next }
+		FILENAME == ARGV[3] { if ($3 ~ /^smp_call_function_(many_cond|single)\+/) { waiting = waiting (waiting == "" ? "" : " and ") $1; nwait++ }; next }
 		($2 "") != ($3 "") || $2 ~ /^(0x)?0+$/ { next }
+		{ stuck++ }
 		!($1 in irr) { printf "%s: a cross-CPU call waits in its queue (%s); its APIC was not read\n", $1, $2; next }
 		has(irr[$1]) || has(isr[$1]) {
 			printf "%s: a cross-CPU call waits in its queue (%s), its IPI pending in its APIC (IRR %s, ISR %s): the CPU takes no interrupt\n", $1, $2, irr[$1], isr[$1]
 			next
 		}
 		{ printf "%s: a cross-CPU call waits in its queue (%s) and no call-function IPI is pending in its APIC (IRR %s, ISR %s): the IPI was lost\n", $1, $2, irr[$1], isr[$1] }
-	' "$1" "$2"
+		END {
+			if (!stuck && waiting != "")
+				printf "%s %s for cross-CPU calls, but no call stayed queued through both reads: they are answered, slowly (a storm of them, the host too busy to run both vCPUs at once), not lost\n", waiting, (nwait > 1 ? "wait" : "waits")
+		}
+	' "$1" "$2" "$3"
 }
