@@ -263,29 +263,16 @@ static void exact(struct ctx *c, const struct check *k, int fd, long n,
 		wide(c, fd, res, ov.median);
 }
 
-/* The least of n counts: of a time or a cycle count, the run the
- * machine disturbed least (a preempted vCPU, an interrupt only add). */
-static uint64_t least_count(const uint64_t *v, unsigned int n)
-{
-	uint64_t least = v[0];
-	unsigned int i;
-
-	for (i = 1; i < n; i++)
-		if (v[i] < least)
-			least = v[i];
-	return least;
-}
-
 static void counts(struct ctx *c, long n, const uint64_t *small,
 		   const uint64_t *big, struct result *res)
 {
-	uint64_t a = least_count(small, c->o->runs);
-	uint64_t b = least_count(big, c->o->runs);
+	uint64_t a, b;
+	int ok = hw_judge_counts(small, big, c->o->runs, &a, &b);
 
-	res->status = a > 0 && b > a ? "ok" : "fail";
+	res->status = ok ? "ok" : "fail";
 	snprintf(res->reason, sizeof(res->reason),
 		 "%s: least %llu for %ld iterations, %llu for %ld",
-		 *res->status == 'o' ? "counts" : "does not count the work",
+		 ok ? "counts" : "does not count the work",
 		 (unsigned long long)a, n, (unsigned long long)b,
 		 COUNTS_FACTOR * n);
 	key_set(c, res->key, "small", a);

@@ -41,6 +41,17 @@ int hw_judge_errors(int64_t *err, unsigned int n, uint64_t tolerance,
  * at INT64_MIN/MAX (a count that went backwards is negative). */
 int64_t hw_judge_delta(uint64_t a, uint64_t b);
 
+/* Whether a count that is not exact (a time, cycles) counts the work:
+ * small and big hold n > 0 runs' counts of the work and of more of it.
+ * Of each, the least is the run the machine disturbed least (a preempted
+ * vCPU or an interrupt only adds): the bigger work's must be above the
+ * smaller's, and some run of the smaller must have counted at all (a
+ * clock that moves by jiffies, as sched_clock does in a guest whose
+ * kernel judged its TSC unstable, may count none of a short run).  Sets
+ * *least_small and *least_big. */
+int hw_judge_counts(const uint64_t *small, const uint64_t *big,
+		    unsigned int n, uint64_t *least_small, uint64_t *least_big);
+
 /* ------------------------------------------------------------- loop.c */
 
 /* User instructions one iteration of hw_loop_run retires, exactly: 2 on

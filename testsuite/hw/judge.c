@@ -24,6 +24,30 @@ int64_t hw_judge_delta(uint64_t a, uint64_t b)
 	return a - b > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)(a - b);
 }
 
+static uint64_t least(const uint64_t *v, unsigned int n)
+{
+	uint64_t l = v[0];
+	unsigned int i;
+
+	for (i = 1; i < n; i++)
+		if (v[i] < l)
+			l = v[i];
+	return l;
+}
+
+int hw_judge_counts(const uint64_t *small, const uint64_t *big,
+		    unsigned int n, uint64_t *least_small, uint64_t *least_big)
+{
+	unsigned int i;
+	int counted = 0;
+
+	for (i = 0; i < n; i++)
+		counted |= small[i] > 0;
+	*least_small = least(small, n);
+	*least_big = least(big, n);
+	return counted && *least_big > *least_small;
+}
+
 static int cmp(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;

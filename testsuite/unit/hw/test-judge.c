@@ -2,7 +2,8 @@
 /*
  * test-judge.c - the arithmetic of perfctr-hwcheck's exact counts
  * (testsuite/hw/judge.c): tolerances, signed differences of counts that
- * may go backwards or be far apart, the median verdict.
+ * may go backwards or be far apart, the median verdict, whether a count
+ * that is not exact counts the work.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -64,10 +65,27 @@ static void verdicts(void)
 	is_int(v.median, 2, "even number of runs: the lower middle");
 }
 
+static void counts(void)
+{
+	uint64_t grows_s[] = { 12000, 11800, 15000 }, grows_b[] = { 96000, 95000, 99000 };
+	uint64_t jiffy_s[] = { 0, 4000000, 0 }, jiffy_b[] = { 92000000, 96000000, 92000000 };
+	uint64_t none_s[] = { 0, 0, 0 }, none_b[] = { 0, 0, 0 };
+	uint64_t flat_s[] = { 500, 500, 500 }, flat_b[] = { 500, 510, 500 };
+	uint64_t a, b;
+
+	ok(hw_judge_counts(grows_s, grows_b, 3, &a, &b), "a count that grows with the work counts it");
+	ok(a == 11800 && b == 95000, "  judged by the least run of each");
+	ok(hw_judge_counts(jiffy_s, jiffy_b, 3, &a, &b),
+	   "a clock that moves by jiffies counts it, though some short runs read 0");
+	ok(!hw_judge_counts(none_s, none_b, 3, &a, &b), "a count that stays 0 does not");
+	ok(!hw_judge_counts(flat_s, flat_b, 3, &a, &b), "nor one that does not grow with the work");
+}
+
 int main(void)
 {
 	tolerance();
 	delta();
 	verdicts();
+	counts();
 	return tap_done();
 }
