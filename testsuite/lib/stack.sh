@@ -363,9 +363,10 @@ stack_kbuild_fixups() {
 	} >"$shadow.tmp"
 	if ! cmp -s "$shadow.tmp" "$shadow"; then
 		mv "$shadow.tmp" "$shadow"
-		# stap caches the failed queries (empty .o), by a hash that
-		# does not cover this file
-		rm -f "$ARCH_DIR"/stapdir/cache/*/tracequery_*
+		# stap caches the failed queries (empty .o) and its stapconf
+		# header by hashes that do not cover this file
+		rm -f "$ARCH_DIR"/stapdir/cache/*/tracequery_* \
+			"$ARCH_DIR"/stapdir/cache/*/stapconf_*
 	fi
 	rm -f "$shadow.tmp"
 }
