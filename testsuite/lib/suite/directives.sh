@@ -60,6 +60,35 @@ other_stack() {
 	T_KIND[i]=skip T_SKIP[i]="runs on the ${T_STACKS[i]} stack(s), not on $GUEST_STACK"
 }
 
+# round_plan: TEST_ROUND[NAME], the round of make check's that runs test
+# NAME of the architecture, for a suite whose tests take turns
+# (guest/run-job: GUEST_ROUND_CORE, the list that runs in every round,
+# and GUEST_ROUNDS): the others, fixtures aside, in name order, take
+# rounds 1 to GUEST_ROUNDS in turn.  Nothing without GUEST_ROUND_CORE or
+# with a GUEST_ROUND that is not a number (all).
+declare -A TEST_ROUND=()
+round_plan() {
+	local f name core k=0
+	[ -n "${GUEST_ROUND_CORE:-}" ] && [[ ${GUEST_ROUND:-} =~ ^[1-9][0-9]*$ ]] || return 0
+	core=" $(list_names "$GUEST_ROUND_CORE" | tr '\n' ' ') "
+	for f in "$top_srcdir/testsuite/guest/$ARCH"/*.stp; do
+		name=$(basename "$f" .stp)
+		[[ $core != *" $name "* ]] || continue
+		! grep -q '^#![[:space:]]*fixture' "$f" || continue
+		TEST_ROUND[$name]=$((k % GUEST_ROUNDS + 1))
+		k=$((k + 1))
+	done
+}
+
+# other_round I: test I is skipped in a round of make check that is not
+# its own (round_plan).
+other_round() {
+	local i=$1 r=${TEST_ROUND[$(basename "${T_FILE[$1]}" .stp)]:-}
+	[ -n "$r" ] && [ "$r" != "$GUEST_ROUND" ] || return 0
+	case ${T_KIND[i]} in test | build-fail) ;; *) return 0 ;; esac
+	T_KIND[i]=skip T_SKIP[i]="make check runs it in round $r of $GUEST_ROUNDS, this is round $GUEST_ROUND (lists/$(basename "$GUEST_ROUND_CORE") runs in every round, GUEST_ROUND=all runs every test)"
+}
+
 # parse_test I FILE: read test I's directives from FILE's leading comments.
 parse_test() {
 	local i=$1 f=$2 line n=0
@@ -82,6 +111,7 @@ parse_test() {
 	[[ ${T_TIMEOUT[i]} =~ ^[0-9]+$ ]] || T_ERROR[i]+="timeout is not a number; "
 	too_old "$i"
 	other_stack "$i"
+	other_round "$i"
 	[[ -z ${T_EXIT[i]} || ${T_EXIT[i]} =~ ^[0-9]+$ ]] || T_ERROR[i]+="exit is not a number; "
 	[[ ${T_SMP[i]} =~ ^[1-9][0-9]*(,sockets=[1-9][0-9]*)?$ ]] ||
 		T_ERROR[i]+="smp is not a number of CPUs (and sockets=S); "
