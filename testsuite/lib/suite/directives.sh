@@ -68,13 +68,13 @@ other_stack() {
 # with a GUEST_ROUND that is not a number (all).
 declare -A TEST_ROUND=()
 round_plan() {
-	local f name core k=0
+	local f name core fixtures k=0
 	[ -n "${GUEST_ROUND_CORE:-}" ] && [[ ${GUEST_ROUND:-} =~ ^[1-9][0-9]*$ ]] || return 0
 	core=" $(list_names "$GUEST_ROUND_CORE" | tr '\n' ' ') "
+	fixtures=" $(grep -l '^#![[:space:]]*fixture' "$top_srcdir/testsuite/guest/$ARCH"/*.stp | tr '\n' ' ') "
 	for f in "$top_srcdir/testsuite/guest/$ARCH"/*.stp; do
-		name=$(basename "$f" .stp)
-		[[ $core != *" $name "* ]] || continue
-		! grep -q '^#![[:space:]]*fixture' "$f" || continue
+		name=${f##*/} name=${name%.stp}
+		[[ $core != *" $name "* && $fixtures != *" $f "* ]] || continue
 		TEST_ROUND[$name]=$((k % GUEST_ROUNDS + 1))
 		k=$((k + 1))
 	done
@@ -83,7 +83,8 @@ round_plan() {
 # other_round I: test I is skipped in a round of make check that is not
 # its own (round_plan).
 other_round() {
-	local i=$1 r=${TEST_ROUND[$(basename "${T_FILE[$1]}" .stp)]:-}
+	local i=$1 name=${T_FILE[$1]##*/} r
+	r=${TEST_ROUND[${name%.stp}]:-}
 	[ -n "$r" ] && [ "$r" != "$GUEST_ROUND" ] || return 0
 	case ${T_KIND[i]} in test | build-fail) ;; *) return 0 ;; esac
 	T_KIND[i]=skip T_SKIP[i]="make check runs it in round $r of $GUEST_ROUNDS, this is round $GUEST_ROUND (lists/$(basename "$GUEST_ROUND_CORE") runs in every round, GUEST_ROUND=all runs every test)"
