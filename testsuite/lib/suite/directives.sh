@@ -71,7 +71,9 @@ round_plan() {
 	local f name core fixtures k=0
 	[ -n "${GUEST_ROUND_CORE:-}" ] && [[ ${GUEST_ROUND:-} =~ ^[1-9][0-9]*$ ]] || return 0
 	core=" $(list_names "$GUEST_ROUND_CORE" | tr '\n' ' ') "
-	fixtures=" $(grep -l '^#![[:space:]]*fixture' "$top_srcdir/testsuite/guest/$ARCH"/*.stp | tr '\n' ' ') "
+	# (grep -l fails where no file is a fixture: arm64's)
+	fixtures=" $(grep -l '^#![[:space:]]*fixture' "$top_srcdir/testsuite/guest/$ARCH"/*.stp |
+		tr '\n' ' ' || :) "
 	for f in "$top_srcdir/testsuite/guest/$ARCH"/*.stp; do
 		name=${f##*/} name=${name%.stp}
 		[[ $core != *" $name "* && $fixtures != *" $f "* ]] || continue
