@@ -16,7 +16,9 @@
 # the whole tree has ended.  The module's script prints
 # "ours SCOPE EVENT N" for each of its counters; perf_diff prints each
 # "ok SCOPE EVENT N = perf N", or "FAIL ..." where they differ or one is
-# missing.  RUNNER is one word list (the test's @RUN@), unquoted here.
+# missing, and "FAIL perf: EVENT ran P% ..." for an event perf did not
+# count all the time it was enabled (multiplexed: the PMU was full).
+# RUNNER is one word list (the test's @RUN@), unquoted here.
 # Exits 1 when a step failed, else 0 (the lines say whether they agree).
 # shellcheck disable=SC2046 # pidof's list of pids, one word each
 # shellcheck disable=SC3045 # busybox's read has -t
@@ -74,6 +76,11 @@ wait
 cat "$d/tree" "$d/mod" "$d/perf.err"
 awk -F, '$3 != "" { print "perf", $3, $1 }' "$d/stat" >"$d/perf"
 cat "$d/perf"
+# perf stat -x, gives each event's share of its enabled time it ran
+# (field 5): below 100 perf multiplexed it, and its count is an estimate
+awk -F, '$3 != "" && $5 != "100.00" {
+	print "FAIL perf:", $3, "ran", $5 "% of its enabled time: the counters did not all fit the PMU"
+     }' "$d/stat"
 # each of the module's counts beside perf's for the same event
 awk 'FNR == NR { perf[$2] = $3; next }
      $1 == "ours" {
